@@ -1,0 +1,5 @@
+"""Triton Python step text_detection: the code lives in scanner_app.steps.onnx_runner."""
+
+from scanner_app.steps.onnx_runner import TritonPythonModel
+
+__all__ = ["TritonPythonModel"]

@@ -1,0 +1,23 @@
+"""The app's own exceptions, with messages meant for people."""
+
+from __future__ import annotations
+
+
+class ScannerError(Exception):
+    """Base of every error the app reports to a user."""
+
+
+class ServerUnavailable(ScannerError):
+    """The server cannot be reached or is not ready."""
+
+
+class InvalidImage(ScannerError):
+    """The server (or the client) refused the image; the message says why."""
+
+
+class ServerContractError(ScannerError):
+    """The server is up but does not serve the pipeline this client expects."""
+
+
+class InferenceFailed(ScannerError):
+    """The server failed while processing a valid request."""

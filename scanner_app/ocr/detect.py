@@ -1,0 +1,133 @@
+"""Detection pre- and post-processing: resize into a shape bucket, DB probability map to boxes."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pyclipper
+
+from scanner_app.ocr.params import DET_MEAN, DET_STD, DetParams
+
+_MEAN = np.array(DET_MEAN, dtype=np.float32).reshape(1, 1, 3) * 255.0
+_INV_STD = 1.0 / (np.array(DET_STD, dtype=np.float32).reshape(1, 1, 3) * 255.0)
+
+
+def detection_size(height: int, width: int, params: DetParams) -> tuple[int, int]:
+    """The (height, width) an image is resized to before padding: aspect kept, multiple of 32."""
+    ratio = 1.0
+    if max(height, width) > params.limit_side_len:
+        ratio = params.limit_side_len / max(height, width)
+    if params.min_side_len and min(height, width) * ratio < params.min_side_len:
+        ratio = min(params.min_side_len / min(height, width), 4.0)
+    resized_h = max(32, int(round(height * ratio / 32) * 32))
+    resized_w = max(32, int(round(width * ratio / 32) * 32))
+    return resized_h, resized_w
+
+
+def bucket_size(resized_h: int, resized_w: int, step: int) -> tuple[int, int]:
+    """The padded shape: each side rounded up to a multiple of ``step``."""
+    return math.ceil(resized_h / step) * step, math.ceil(resized_w / step) * step
+
+
+def preprocess_for_detection(image_bgr: np.ndarray, params: DetParams) -> tuple[np.ndarray, tuple[int, int]]:
+    """Return the normalised CHW tensor padded to its bucket, and the unpadded resized size."""
+    h, w = image_bgr.shape[:2]
+    resized_h, resized_w = detection_size(h, w, params)
+    pad_h, pad_w = bucket_size(resized_h, resized_w, params.bucket_step)
+    resized = cv2.resize(image_bgr, (resized_w, resized_h), interpolation=cv2.INTER_LINEAR)
+    tensor = np.zeros((3, pad_h, pad_w), dtype=np.float32)
+    normalised = (resized.astype(np.float32) - _MEAN) * _INV_STD
+    tensor[:, :resized_h, :resized_w] = normalised.transpose(2, 0, 1)
+    return tensor, (resized_h, resized_w)
+
+
+def boxes_from_probability(
+    prob: np.ndarray,
+    resized_size: tuple[int, int],
+    original_size: tuple[int, int],
+    params: DetParams,
+) -> list[np.ndarray]:
+    """DB post-processing: text boxes (4x2 float32, clockwise from top-left) in original pixels.
+
+    ``prob`` is the (padded) probability map, float in 0..1 or uint8 in 0..255.
+    """
+    resized_h, resized_w = resized_size
+    orig_h, orig_w = original_size
+    pred = prob[:resized_h, :resized_w]
+    if pred.dtype == np.uint8:
+        pred = pred.astype(np.float32) * (1.0 / 255.0)
+    mask = (pred > params.thresh).astype(np.uint8)
+    if params.use_dilation:
+        mask = cv2.dilate(mask, np.ones((2, 2), dtype=np.uint8))
+    contours, _ = cv2.findContours(mask * 255, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    scale = np.array([orig_w / resized_w, orig_h / resized_h], dtype=np.float32)
+    boxes = []
+    for contour in contours[: params.max_candidates]:
+        points, short_side = _mini_box(contour)
+        if short_side < params.min_size:
+            continue
+        if _box_score(pred, contour.reshape(-1, 2)) < params.box_thresh:
+            continue
+        expanded = _unclip(points, params.unclip_ratio)
+        if expanded is None:
+            continue
+        box, short_side = _mini_box(expanded.reshape(-1, 1, 2))
+        if short_side < params.min_size + 2:
+            continue
+        box = box * scale
+        box[:, 0] = np.clip(box[:, 0], 0, orig_w - 1)
+        box[:, 1] = np.clip(box[:, 1], 0, orig_h - 1)
+        box = order_points_clockwise(box)
+        if np.linalg.norm(box[0] - box[1]) <= 3 or np.linalg.norm(box[0] - box[3]) <= 3:
+            continue
+        boxes.append(box.astype(np.float32))
+    return boxes
+
+
+def _mini_box(contour: np.ndarray) -> tuple[np.ndarray, float]:
+    rect = cv2.minAreaRect(contour)
+    points = sorted(cv2.boxPoints(rect).tolist(), key=lambda p: p[0])
+    left = sorted(points[:2], key=lambda p: p[1])
+    right = sorted(points[2:], key=lambda p: p[1])
+    box = np.array([left[0], right[0], right[1], left[1]], dtype=np.float32)
+    return box, min(rect[1])
+
+
+def _box_score(pred: np.ndarray, contour: np.ndarray) -> float:
+    """Mean probability inside the contour's polygon (PaddleOCR's "slow", more exact mode)."""
+    h, w = pred.shape
+    x0 = int(np.clip(np.floor(contour[:, 0].min()), 0, w - 1))
+    x1 = int(np.clip(np.ceil(contour[:, 0].max()), 0, w - 1))
+    y0 = int(np.clip(np.floor(contour[:, 1].min()), 0, h - 1))
+    y1 = int(np.clip(np.ceil(contour[:, 1].max()), 0, h - 1))
+    mask = np.zeros((y1 - y0 + 1, x1 - x0 + 1), dtype=np.uint8)
+    shifted = (contour - np.array([x0, y0])).reshape(1, -1, 2).astype(np.int32)
+    cv2.fillPoly(mask, shifted, 1)
+    return float(cv2.mean(pred[y0 : y1 + 1, x0 : x1 + 1], mask)[0])
+
+
+def _unclip(box: np.ndarray, ratio: float) -> np.ndarray | None:
+    area = cv2.contourArea(box)
+    length = cv2.arcLength(box, True)
+    if length == 0:
+        return None
+    distance = area * ratio / length
+    offset = pyclipper.PyclipperOffset()
+    offset.AddPath(
+        [tuple(p) for p in box.astype(np.int64).tolist()], pyclipper.JT_ROUND, pyclipper.ET_CLOSEDPOLYGON
+    )
+    paths = offset.Execute(distance)
+    if len(paths) != 1:
+        return None
+    return np.array(paths[0], dtype=np.float32)
+
+
+def order_points_clockwise(points: np.ndarray) -> np.ndarray:
+    """Order 4 points top-left, top-right, bottom-right, bottom-left."""
+    by_x = points[np.argsort(points[:, 0])]
+    left, right = by_x[:2], by_x[2:]
+    tl, bl = left[np.argsort(left[:, 1])]
+    tr, br = right[np.argsort(right[:, 1])]
+    return np.array([tl, tr, br, bl], dtype=np.float32)

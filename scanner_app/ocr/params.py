@@ -1,0 +1,35 @@
+"""Tunable settings of detection and recognition, with PaddleOCR's defaults where they apply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# PaddleOCR's detection normalisation (ImageNet statistics, applied to BGR as PaddleOCR does).
+DET_MEAN = (0.485, 0.456, 0.406)
+DET_STD = (0.229, 0.224, 0.225)
+REC_HEIGHT = 48
+
+
+@dataclass(frozen=True)
+class DetParams:
+    """How an image is resized for detection and how the probability map becomes boxes."""
+
+    limit_side_len: int = 960  # the longest side is scaled down to this
+    min_side_len: int = 0  # the shortest side is scaled up to this (0: never upscale)
+    bucket_step: int = 32  # padded height and width are multiples of this (batchable shapes)
+    thresh: float = 0.3
+    box_thresh: float = 0.6
+    unclip_ratio: float = 1.5
+    max_candidates: int = 1000
+    min_size: int = 3
+    use_dilation: bool = False
+
+
+@dataclass(frozen=True)
+class RecParams:
+    """How crops are sized for recognition and which lines are kept."""
+
+    height: int = REC_HEIGHT
+    width_buckets: tuple[int, ...] = (160, 320, 480, 640, 960, 1280, 1920, 2560, 3200)
+    max_batch: int = 16  # crops per recognition call, <= text_recognition's max_batch_size
+    drop_score: float = 0.5  # lines recognised with a lower mean confidence are dropped

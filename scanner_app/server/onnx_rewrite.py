@@ -1,0 +1,196 @@
+"""Rewrites of the PP-OCR det and rec ONNX graphs to the tensors of the server contract.
+
+Detection: input renamed to contract.DET_INPUT; output replaced by contract.DET_OUTPUT, the
+probability map as UINT8 (round(prob * 255), clipped to 0..255).
+Recognition: input renamed to contract.REC_INPUT (height fixed to 48); outputs replaced by
+contract.REC_INDICES (INT32 argmax over the classes) and contract.REC_PROBS (FP32 max probability).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from scanner_app import contract
+
+REC_HEIGHT = 48
+_PREFIX = "scanner_app"
+
+
+class RewriteError(ValueError):
+    """The graph does not have the shape a PP-OCR det or rec model should have."""
+
+
+def opset_version(model: onnx.ModelProto) -> int:
+    """Version of the default (ai.onnx) operator set the model imports."""
+    for entry in model.opset_import:
+        if entry.domain in ("", "ai.onnx"):
+            return entry.version
+    raise RewriteError("the model imports no ai.onnx operator set")
+
+
+def _dims(value: onnx.ValueInfoProto) -> list[int | str]:
+    return [d.dim_value if d.HasField("dim_value") else d.dim_param for d in value.type.tensor_type.shape.dim]
+
+
+class _Names:
+    """Hands out node and tensor names that the graph does not use yet."""
+
+    def __init__(self, graph: onnx.GraphProto) -> None:
+        self.used = {v.name for v in (*graph.input, *graph.output, *graph.value_info, *graph.initializer)}
+        for node in graph.node:
+            self.used.update((node.name, *node.input, *node.output))
+
+    def __call__(self, base: str) -> str:
+        name, i = f"{_PREFIX}/{base}", 1
+        while name in self.used:
+            name, i = f"{_PREFIX}/{base}_{i}", i + 1
+        self.used.add(name)
+        return name
+
+
+def _rename_uses(graph: onnx.GraphProto, old: str, new: str) -> None:
+    """Rename tensor `old` to `new` in every node input, also inside subgraphs."""
+    for node in graph.node:
+        for i, name in enumerate(node.input):
+            if name == old:
+                node.input[i] = new
+        for attr in node.attribute:
+            subgraphs = [attr.g, *attr.graphs] if attr.HasField("g") else attr.graphs
+            for sub in subgraphs:
+                _rename_uses(sub, old, new)
+    for value in graph.value_info:
+        if value.name == old:
+            value.name = new
+
+
+def _rename_input(model: onnx.ModelProto, new: str) -> onnx.ValueInfoProto:
+    """Rename the graph's single (non-initializer) input to `new` and return it."""
+    graph = model.graph
+    initializers = {t.name for t in graph.initializer}
+    inputs = [v for v in graph.input if v.name not in initializers]
+    if len(inputs) != 1:
+        raise RewriteError(f"expected one graph input, found {len(inputs)}: {[v.name for v in inputs]}")
+    value = inputs[0]
+    if value.type.tensor_type.elem_type != TensorProto.FLOAT:
+        raise RewriteError(f"input {value.name!r} is not FP32")
+    shape = value.type.tensor_type.shape.dim
+    if len(shape) != 4 or (shape[1].HasField("dim_value") and shape[1].dim_value != 3):
+        raise RewriteError(f"input {value.name!r} is not [N, 3, H, W]: {_dims(value)}")
+    old = value.name
+    if old != new:
+        if new in _Names(graph).used:
+            raise RewriteError(f"the graph already uses the name {new!r}")
+        _rename_uses(graph, old, new)
+        value.name = new
+    return value
+
+
+def _single_output(model: onnx.ModelProto, rank: int) -> onnx.ValueInfoProto:
+    outputs = model.graph.output
+    if len(outputs) != 1:
+        raise RewriteError(f"expected one graph output, found {len(outputs)}: {[v.name for v in outputs]}")
+    if outputs[0].type.tensor_type.elem_type != TensorProto.FLOAT:
+        raise RewriteError(f"output {outputs[0].name!r} is not FP32")
+    if len(outputs[0].type.tensor_type.shape.dim) != rank:
+        raise RewriteError(f"output {outputs[0].name!r} is not of rank {rank}: {_dims(outputs[0])}")
+    return outputs[0]
+
+
+def _const(graph: onnx.GraphProto, names: _Names, base: str, value: np.ndarray | np.generic) -> str:
+    name = names(base)
+    graph.initializer.append(numpy_helper.from_array(np.asarray(value), name))
+    return name
+
+
+def _node(graph: onnx.GraphProto, names: _Names, op: str, inputs: list[str], output: str, **attrs) -> str:
+    graph.node.append(helper.make_node(op, inputs, [output], name=names(op), **attrs))
+    return output
+
+
+def _output_info(name: str, elem_type: int, dims: list[int | str]) -> onnx.ValueInfoProto:
+    return helper.make_tensor_value_info(name, elem_type, [d if d != "" else None for d in dims])
+
+
+def rewrite_detection(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Copy of a DB detection model with contract.DET_INPUT in and UINT8 contract.DET_OUTPUT out."""
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    graph = out.graph
+    _rename_input(out, contract.DET_INPUT)
+    prob = _single_output(out, rank=4)
+    dims = _dims(prob)
+    names = _Names(graph)
+    if contract.DET_OUTPUT in names.used:
+        raise RewriteError(f"the graph already uses the name {contract.DET_OUTPUT!r}")
+    f32 = np.float32
+    c255 = _const(graph, names, "c255", f32(255.0))
+    x = _node(graph, names, "Mul", [prob.name, c255], names("scaled"))
+    x = _node(graph, names, "Add", [x, _const(graph, names, "c_half", f32(0.5))], names("rounded"))
+    if opset_version(out) >= 11:
+        x = _node(graph, names, "Clip", [x, _const(graph, names, "c0", f32(0.0)), c255], names("clipped"))
+    else:
+        x = _node(graph, names, "Clip", [x], names("clipped"), min=0.0, max=255.0)
+    _node(graph, names, "Cast", [x], contract.DET_OUTPUT, to=TensorProto.UINT8)
+    del graph.output[:]
+    graph.output.append(_output_info(contract.DET_OUTPUT, TensorProto.UINT8, dims))
+    return out
+
+
+def rec_class_count(model: onnx.ModelProto) -> int:
+    """Number of classes C of an (original) rec model's [N, T, C] output."""
+    dim = _single_output(model, rank=3).type.tensor_type.shape.dim[2]
+    if not dim.HasField("dim_value") or dim.dim_value <= 0:
+        raise RewriteError("the rec model's class dimension is not fixed")
+    return dim.dim_value
+
+
+def ends_in_softmax(model: onnx.ModelProto) -> bool:
+    """Whether the rec model's [N, T, C] output is made by a Softmax over the class axis."""
+    output = _single_output(model, rank=3).name
+    producer = next((n for n in model.graph.node if output in n.output), None)
+    if producer is None or producer.op_type != "Softmax":
+        return False
+    default_axis = -1 if opset_version(model) >= 13 else 1
+    axis = next((helper.get_attribute_value(a) for a in producer.attribute if a.name == "axis"), default_axis)
+    if axis not in (2, -1):
+        raise RewriteError(f"the rec output is a Softmax over axis {axis}, not over the classes")
+    return True
+
+
+def rewrite_recognition(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Copy of a CTC rec model with contract.REC_INPUT in, REC_INDICES and REC_PROBS out."""
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    graph = out.graph
+    height = _rename_input(out, contract.REC_INPUT).type.tensor_type.shape.dim[2]
+    if height.HasField("dim_value") and height.dim_value != REC_HEIGHT:
+        raise RewriteError(f"the rec input height is {height.dim_value}, not {REC_HEIGHT}")
+    height.Clear()
+    height.dim_value = REC_HEIGHT
+    rec_class_count(out)
+    output = _single_output(out, rank=3)
+    dims = _dims(output)[:2]
+    names = _Names(graph)
+    for name in (contract.REC_INDICES, contract.REC_PROBS):
+        if name in names.used:
+            raise RewriteError(f"the graph already uses the name {name!r}")
+    probs = output.name
+    if not ends_in_softmax(out):
+        probs = _node(graph, names, "Softmax", [probs], names("softmax"), axis=2)
+    best = _node(graph, names, "ArgMax", [probs], names("argmax"), axis=2, keepdims=0)
+    _node(graph, names, "Cast", [best], contract.REC_INDICES, to=TensorProto.INT32)
+    if opset_version(out) >= 18:
+        axes = _const(graph, names, "axes", np.array([2], dtype=np.int64))
+        _node(graph, names, "ReduceMax", [probs, axes], contract.REC_PROBS, keepdims=0)
+    else:
+        _node(graph, names, "ReduceMax", [probs], contract.REC_PROBS, axes=[2], keepdims=0)
+    del graph.output[:]
+    graph.output.extend(
+        [
+            _output_info(contract.REC_INDICES, TensorProto.INT32, dims),
+            _output_info(contract.REC_PROBS, TensorProto.FLOAT, dims),
+        ]
+    )
+    return out

@@ -1,0 +1,4 @@
+"""Triton Python-backend steps of the model repository (imported by model_repository/*/1/model.py).
+
+These modules import ``triton_python_backend_utils``, which exists only inside Triton's stub.
+"""

@@ -1,0 +1,64 @@
+"""The embedded server's ONNX step: runs the model beside it through ONNX Runtime.
+
+The NGC container runs the same model.onnx with Triton's onnxruntime backend (config.pbtxt);
+the pip-installed server has only the Python backend, so configs/local.pbtxt selects this runner.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+from scanner_app.steps.common import error_response, model_config, parameter
+
+
+def _providers() -> list[str]:
+    import onnxruntime as ort
+
+    available = ort.get_available_providers()
+    return [p for p in ("CUDAExecutionProvider", "CPUExecutionProvider") if p in available]
+
+
+class TritonPythonModel:
+    """One ONNX Runtime session per model instance; requests of the same shape run as one batch."""
+
+    def initialize(self, args: dict[str, Any]) -> None:
+        import onnxruntime as ort
+
+        config = model_config(args)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = int(parameter(config, "intra_op_threads", "1"))
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        path = Path(args["model_repository"]) / args["model_version"] / "model.onnx"
+        self.session = ort.InferenceSession(str(path), options, providers=_providers())
+        self.input_name = config["input"][0]["name"]
+        self.output_names = [output["name"] for output in config["output"]]
+
+    def execute(self, requests: list[Any]) -> list[Any]:
+        arrays = [pb_utils.get_input_tensor_by_name(r, self.input_name).as_numpy() for r in requests]
+        responses: list[Any] = [None] * len(requests)
+        by_shape: dict[tuple[int, ...], list[int]] = {}
+        for index, array in enumerate(arrays):
+            by_shape.setdefault(array.shape[1:], []).append(index)
+        for indices in by_shape.values():
+            batch = np.concatenate([arrays[i] for i in indices]) if len(indices) > 1 else arrays[indices[0]]
+            try:
+                outputs = self.session.run(self.output_names, {self.input_name: batch})
+            except Exception as exc:  # ORT raises its own exception types
+                for i in indices:
+                    responses[i] = error_response(f"inference failed: {exc}", invalid_argument=False)
+                continue
+            start = 0
+            for i in indices:
+                size = arrays[i].shape[0]
+                tensors = [
+                    pb_utils.Tensor(name, np.ascontiguousarray(out[start : start + size]))
+                    for name, out in zip(self.output_names, outputs, strict=True)
+                ]
+                responses[i] = pb_utils.InferenceResponse(output_tensors=tensors)
+                start += size
+        return responses
