@@ -1,0 +1,134 @@
+"""`scanner-app serve`: run the embedded Triton server on loopback until Ctrl-C or SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from scanner_app.server.embedded import EmbeddedServer, ServerStartError
+
+try:
+    from scanner_app.server.model_fetch import default_repository
+except ImportError:  # pragma: no cover - model_fetch is written separately
+
+    def default_repository() -> Path:
+        """$SCANNER_APP_MODEL_REPOSITORY, else model_repository/ in the project checkout."""
+        root = Path(__file__).resolve().parents[2]
+        return Path(os.environ.get("SCANNER_APP_MODEL_REPOSITORY") or root / "model_repository")
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--grpc-port", type=int, default=8001, metavar="PORT", help="0: any free port")
+    parser.add_argument("--http-port", type=int, default=8000, metavar="PORT", help="0: any free port")
+    parser.add_argument("--metrics-port", type=int, default=8002, metavar="PORT", help="0: any free port")
+    parser.add_argument(
+        "--repository",
+        type=Path,
+        metavar="DIR",
+        help="model repository (default: $SCANNER_APP_MODEL_REPOSITORY or ./model_repository)",
+    )
+    parser.add_argument(
+        "--log", type=Path, metavar="FILE", help="server log (default: ~/.cache/scanner-app/logs/)"
+    )
+    parser.add_argument("--ready-timeout", type=float, default=300.0, metavar="SECONDS")
+    parser.set_defaults(func=run)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Register `serve`; sets func=run on the parsed arguments."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the embedded Triton server (loopback only) until Ctrl-C",
+        description="Start the tritonserver bundled with nvidia-pytriton on 127.0.0.1 with the "
+        "model repository, wait until every model is ready, and serve until Ctrl-C or SIGTERM.",
+    )
+    _add_arguments(parser)
+    return parser
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until a signal; 0 after a clean stop, 1 when the server cannot start or dies."""
+    server = EmbeddedServer(
+        args.repository or default_repository(),
+        args.grpc_port,
+        args.http_port,
+        args.metrics_port,
+        log_path=args.log,
+        on_message=_say,
+        ready_timeout=args.ready_timeout,
+    )
+    stop = threading.Event()  # set by the signal handler only; the main thread never waits on it
+    wake_r, wake_w = os.pipe()  # written by the C signal handler and by the watcher thread
+    os.set_blocking(wake_w, False)
+    handlers = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    old_wakeup = signal.set_wakeup_fd(wake_w)
+
+    def watch() -> None:
+        with contextlib.suppress(Exception):
+            server.wait()
+            os.write(wake_w, b"x")
+
+    watcher = threading.Thread(target=watch, name="tritonserver-watch", daemon=True)
+    try:
+        server.start()
+        _say(f"Starting tritonserver (pid {server.pid}); log: {server.log_path}")
+        server.wait_ready(cancel=stop)
+        print(_summary(server), flush=True)
+        watcher.start()
+        while not stop.is_set() and server.is_running():
+            os.read(wake_r, 64)
+        if not stop.is_set():
+            _say(f"tritonserver exited unexpectedly. Last lines of {server.log_path}:\n{server.log_tail()}")
+            return 1
+        _say("Stopping tritonserver...")
+        return 0
+    except ServerStartError as err:
+        if stop.is_set():
+            return 0
+        _say(f"error: {err}")
+        return 1
+    finally:
+        server.stop()
+        if watcher.is_alive():
+            watcher.join(5)
+        signal.set_wakeup_fd(old_wakeup)
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+        os.close(wake_r)
+        os.close(wake_w)
+
+
+def _summary(server: EmbeddedServer) -> str:
+    models = ", ".join(server.ready_models()) or "(none)"
+    return "\n".join(
+        [
+            f"Triton is ready (pid {server.pid}), on loopback only:",
+            f"  gRPC     {server.grpc_url}",
+            f"  HTTP     {server.http_url}",
+            f"  metrics  {server.metrics_url}",
+            f"  models   {models}",
+            f"  log      {server.log_path}",
+            "Press Ctrl-C to stop.",
+        ]
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point for `python -m scanner_app.commands.serve`."""
+    parser = argparse.ArgumentParser(prog="scanner-app serve", description=__doc__)
+    _add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

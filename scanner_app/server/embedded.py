@@ -1,0 +1,403 @@
+"""Launch the `tritonserver` bundled in the `nvidia-pytriton` wheel, on loopback only.
+
+`with EmbeddedServer(repository) as server:` starts it and waits until every model is ready;
+`server.grpc_url` is then the address for tritonclient.grpc.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib.metadata
+import importlib.util
+import json
+import logging
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import scanner_app
+from scanner_app.contract import ONNX_MODELS
+from scanner_app.server import shm
+from scanner_app.server.ports import LOOPBACK, resolve_ports
+
+cleanup_stale_shm = shm.cleanup_stale_shm
+log = logging.getLogger(__name__)
+_NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback never via a proxy
+_MIN_GLIBC = (2, 35)
+_BACKEND_FILES = ("libtriton_python.so", "triton_python_backend_utils.py")
+_STUB = "triton_python_backend_stub"
+# Runs in the child: SIGTERM it when the thread that started it ends, then become tritonserver.
+_EXEC_WITH_PDEATHSIG = (
+    "import ctypes, os, signal, sys\n"
+    "ctypes.CDLL(None).prctl(1, signal.SIGTERM)\n"  # PR_SET_PDEATHSIG
+    "if os.getppid() != int(sys.argv[1]): sys.exit(1)\n"
+    "os.execv(sys.argv[2], sys.argv[2:])\n"
+)
+NO_SERVER_HINT = (
+    "This platform has no bundled Triton server. Run one on a Linux x86-64 box or in the NGC "
+    "tritonserver container and pass `--server HOST:PORT`."
+)
+
+
+class ServerStartError(RuntimeError):
+    """The embedded server cannot start; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class TritonInstall:
+    """Where the wheel's server pieces are."""
+
+    binary: Path
+    libs: Path  # nvidia_pytriton.libs: the bundled shared libraries
+    backend: Path  # backends/python
+    stub: Path  # the Python backend stub for this interpreter's version
+    version: str
+
+
+def default_cache_dir() -> Path:
+    """~/.cache/scanner-app (XDG_CACHE_HOME respected)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scanner-app"
+
+
+def find_triton() -> TritonInstall:
+    """Locate the wheel's tritonserver; ServerStartError where there is none for this platform."""
+    if not sys.platform.startswith("linux") or platform.machine() not in ("x86_64", "AMD64"):
+        raise ServerStartError(f"{NO_SERVER_HINT} ({sys.platform} {platform.machine()})")
+    libc = (os.confstr("CS_GNU_LIBC_VERSION") or "").split()  # "glibc 2.36"; none on musl
+    if len(libc) != 2 or tuple(int(x) for x in libc[1].split(".")[:2]) < _MIN_GLIBC:
+        raise ServerStartError(f"{NO_SERVER_HINT} (needs glibc >= 2.35, found {' '.join(libc) or 'none'})")
+    spec = importlib.util.find_spec("pytriton")
+    if spec is None or not spec.submodule_search_locations:
+        raise ServerStartError(f"{NO_SERVER_HINT} (the nvidia-pytriton package is not installed)")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    server = root / "tritonserver"
+    py = f"{sys.version_info.major}.{sys.version_info.minor}"
+    install = TritonInstall(
+        binary=server / "bin" / "tritonserver",
+        libs=root.parent / "nvidia_pytriton.libs",
+        backend=server / "backends" / "python",
+        stub=server / "python_backend_stubs" / py / _STUB,
+        version=importlib.metadata.version("nvidia-pytriton"),
+    )
+    for path in (install.binary, install.libs, install.stub, *(install.backend / f for f in _BACKEND_FILES)):
+        if not path.exists():
+            raise ServerStartError(f"{NO_SERVER_HINT} (nvidia-pytriton {install.version} lacks {path})")
+    return install
+
+
+def prepare_backend_dir(install: TritonInstall, cache_dir: Path) -> Path:
+    """A backend directory holding python/ (the backend + our Python's stub); reused when current."""
+    py = f"{sys.version_info.major}.{sys.version_info.minor}"
+    base = cache_dir / "triton-backends" / f"pytriton-{install.version}-py{py}"
+    sources = [install.backend / f for f in _BACKEND_FILES] + [install.stub]
+    target = base / "python"
+
+    def current() -> bool:
+        def key(path: Path) -> tuple[int, int]:
+            st = path.stat()
+            return st.st_size, st.st_mtime_ns
+
+        return all((target / s.name).is_file() and key(target / s.name) == key(s) for s in sources)
+
+    if current():
+        return base
+    base.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="python.tmp-", dir=base))
+    try:
+        tmp.chmod(0o755)
+        for src in sources:
+            shutil.copy2(src, tmp / src.name)  # copy2 keeps the mtime that current() compares
+        if target.exists():
+            shutil.rmtree(target)
+        try:
+            tmp.rename(target)
+        except OSError:
+            if not current():  # not another process winning the race: a real failure
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return base
+
+
+def check_repository(repository: Path, onnx_models: Sequence[str] = ONNX_MODELS) -> None:
+    """Raise ServerStartError unless the repository exists and holds every ONNX model file."""
+    if not repository.is_dir():
+        raise ServerStartError(f"The model repository {repository} does not exist.")
+    missing = [m for m in onnx_models if not (repository / m / "1" / "model.onnx").is_file()]
+    if missing:
+        files = ", ".join(f"{m}/1/model.onnx" for m in missing)
+        raise ServerStartError(
+            f"The model repository {repository} lacks {files}. Run `scanner-app models fetch` first."
+        )
+
+
+class EmbeddedServer:
+    """One `tritonserver` process of ours: start, wait until ready, stop without leftovers."""
+
+    host = LOOPBACK
+
+    def __init__(
+        self,
+        repository: Path,
+        grpc_port: int = 8001,
+        http_port: int = 8000,
+        metrics_port: int = 8002,
+        *,
+        model_config_name: str = "local",
+        log_path: Path | None = None,
+        extra_args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        echo: bool = False,
+        on_message: Callable[[str], None] | None = None,
+        onnx_models: Sequence[str] = ONNX_MODELS,
+        ready_timeout: float = 120.0,
+        cache_dir: Path | None = None,
+    ) -> None:
+        """`*_port` 0 picks a free port; `onnx_models` are the models whose model.onnx must exist."""
+        self.repository = Path(repository).absolute()
+        self.requested_ports = {"gRPC": grpc_port, "HTTP": http_port, "metrics": metrics_port}
+        self.ports = dict(self.requested_ports)
+        self.model_config_name = model_config_name
+        self._log_path = Path(log_path).absolute() if log_path else None
+        self.extra_args = list(extra_args)
+        self.env_overrides = dict(env or {})
+        self.echo = echo
+        self.on_message = on_message or log.warning
+        self.onnx_models = tuple(onnx_models)
+        self.ready_timeout = ready_timeout
+        self.cache_dir = cache_dir or default_cache_dir()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._log_file: IO[bytes] | None = None
+        self._echo_thread: threading.Thread | None = None
+        self._regions_before: set[Path] = set()
+        self._leader = shm.ProcInfo(0, "", "", 0, 0, 0)
+
+    # Endpoints -----------------------------------------------------------------------------
+    @property
+    def grpc_url(self) -> str:
+        """host:port for tritonclient.grpc."""
+        return f"{self.host}:{self.ports['gRPC']}"
+
+    @property
+    def http_url(self) -> str:
+        """http://host:port."""
+        return f"http://{self.host}:{self.ports['HTTP']}"
+
+    @property
+    def metrics_url(self) -> str:
+        """The Prometheus metrics page."""
+        return f"http://{self.host}:{self.ports['metrics']}/metrics"
+
+    @property
+    def pid(self) -> int | None:
+        """PID of the server process while one was started and not stopped."""
+        return self._proc.pid if self._proc else None
+
+    @property
+    def log_path(self) -> Path:
+        """The server's log file (stdout and stderr)."""
+        return self._log_path or self.cache_dir / "logs" / f"tritonserver-{self.ports['gRPC']}.log"
+
+    # Lifecycle -----------------------------------------------------------------------------
+    def __enter__(self) -> EmbeddedServer:
+        self.start()
+        try:
+            self.wait_ready(self.ready_timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def is_running(self) -> bool:
+        """True while our server process lives."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def start(self) -> None:
+        """Check the setup, prepare the backend directory and start the process (not waiting)."""
+        if self.is_running():
+            raise RuntimeError(f"tritonserver already running (pid {self.pid})")
+        self.stop()  # a previous run that ended by itself: clear its leftovers first
+        install = find_triton()
+        check_repository(self.repository, self.onnx_models)
+        backends = prepare_backend_dir(install, self.cache_dir)
+        shm.cleanup_stale_shm(on_message=self.on_message)
+        self._regions_before = set(shm.list_regions())
+        self.ports = resolve_ports(self.requested_ports, self.on_message, self.host)
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
+        out = subprocess.PIPE if self.echo else self._log_file
+        command = self._command(install, backends)
+        if threading.current_thread() is threading.main_thread():
+            # Dies with us. Only from the main thread: the kernel signals when the starting *thread* ends.
+            command = [sys.executable, "-I", "-S", "-c", _EXEC_WITH_PDEATHSIG, str(os.getpid()), *command]
+        try:
+            self._proc = subprocess.Popen(
+                command,
+                env=self._environment(install),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # own process group: stop() can reach the stubs too
+                cwd=self.repository,
+            )
+        except OSError as err:
+            self._close_log()
+            raise ServerStartError(f"Could not run {install.binary}: {err}") from err
+        self._leader = shm.proc_info(self._proc.pid) or shm.ProcInfo(self._proc.pid, "", "", 0, 0, 0)
+        if self.echo:
+            self._echo_thread = threading.Thread(target=self._echo, name="tritonserver-log", daemon=True)
+            self._echo_thread.start()
+        atexit.register(self.stop)
+
+    def _command(self, install: TritonInstall, backends: Path) -> list[str]:
+        h, p = self.host, self.ports
+        return [
+            str(install.binary),
+            f"--model-repository={self.repository}",
+            f"--backend-directory={backends}",
+            f"--model-config-name={self.model_config_name}",
+            f"--grpc-address={h}",
+            f"--grpc-port={p['gRPC']}",
+            f"--http-address={h}",
+            f"--http-port={p['HTTP']}",
+            f"--metrics-address={h}",
+            f"--metrics-port={p['metrics']}",
+            "--log-verbose=0",
+            "--exit-on-error=true",
+            "--strict-readiness=true",
+            "--model-control-mode=none",
+            *self.extra_args,
+        ]
+
+    def _environment(self, install: TritonInstall) -> dict[str, str]:
+        env = dict(os.environ)
+        # The Python backend stub finds its interpreter through PATH: ours first, so that
+        # model.py sees this environment's packages; the checkout goes on PYTHONPATH.
+        env["PATH"] = os.pathsep.join([str(Path(sys.executable).absolute().parent), env.get("PATH", "")])
+        package_root = str(Path(scanner_app.__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+        libs = [env.get("LD_LIBRARY_PATH"), str(install.libs)]
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(filter(None, libs))
+        env.update(self.env_overrides)
+        return env
+
+    def _echo(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None and self._log_file is not None
+        for line in iter(self._proc.stdout.readline, b""):
+            self._log_file.write(line)
+            self._log_file.flush()
+            sys.stderr.write(line.decode("utf-8", errors="replace"))
+        self._proc.stdout.close()
+
+    def wait_ready(self, timeout: float | None = None, cancel: threading.Event | None = None) -> None:
+        """Poll /v2/health/ready (all models ready) until it answers 200; ServerStartError otherwise."""
+        if self._proc is None:
+            raise RuntimeError("start() the server first")
+        timeout = self.ready_timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        while True:
+            code = self._proc.poll()
+            if code is not None:
+                raise ServerStartError(
+                    f"tritonserver exited with code {code} before it was ready.\n{self._tail_text()}"
+                )
+            if self._get("/v2/health/ready") is not None:
+                return
+            if cancel is not None and cancel.is_set():
+                raise ServerStartError("Server start cancelled.")
+            if time.monotonic() > deadline:
+                raise ServerStartError(
+                    f"tritonserver was not ready after {timeout:.0f} s.\n{self._tail_text()}"
+                )
+            time.sleep(0.2)
+
+    def ready_models(self) -> list[str]:
+        """Names of the models the server reports READY."""
+        raw = self._get("/v2/repository/index", post=b"{}")
+        models = json.loads(raw) if raw else []
+        return sorted({m["name"] for m in models if m.get("state") == "READY"})
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait until the server process exits by itself; its exit code."""
+        if self._proc is None:
+            raise RuntimeError("the server was not started")
+        return self._proc.wait(timeout)
+
+    def stop(self, timeout: float = 20.0) -> None:
+        """SIGTERM, wait, then SIGKILL; leave no stub process and no shm region of ours."""
+        proc = self._proc
+        if proc is None:
+            return
+        atexit.unregister(self.stop)
+        leader = self._leader  # start_new_session: the server leads its own process group
+        procs = shm.all_procs()
+        tree = [*shm.descendants(proc.pid, procs), *shm.group_members(leader, procs)]
+        ours: set[Path] = set().union(*(self._regions_of(p.pid) for p in tree))
+        try:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    self.on_message(f"tritonserver did not stop within {timeout:.0f} s; killing it.")
+                    os.killpg(proc.pid, signal.SIGKILL)  # not reaped yet: still our group
+                    proc.wait(10)
+            shm.kill_leftovers(leader, tree)
+        finally:
+            if self._echo_thread is not None:
+                self._echo_thread.join(5)
+                self._echo_thread = None
+            self._close_log()
+            self._proc = None
+        new = set(shm.list_regions()) - self._regions_before
+        shm.cleanup_stale_shm(ours | new)
+
+    @staticmethod
+    def _regions_of(pid: int) -> set[Path]:
+        try:
+            return {shm.SHM_DIR / name for name in shm.regions_used_by(pid)}
+        except OSError:
+            return set()
+
+    # Helpers --------------------------------------------------------------------------------
+    def _get(self, path: str, post: bytes | None = None) -> bytes | None:
+        """Body of a 200 answer from our HTTP endpoint, None on any other outcome."""
+        request = urllib.request.Request(self.http_url + path, data=post)
+        try:
+            with _NO_PROXY.open(request, timeout=2.0) as response:
+                return response.read() if response.status == 200 else None
+        except (urllib.error.URLError, OSError):
+            return None
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The last lines of the server log."""
+        try:
+            data = self.log_path.read_bytes()[-65536:]
+        except OSError:
+            return ""
+        return "\n".join(data.decode("utf-8", errors="replace").splitlines()[-lines:])
+
+    def _tail_text(self) -> str:
+        if self._echo_thread is not None:
+            self._echo_thread.join(1.0)
+        return f"Last lines of {self.log_path}:\n{self.log_tail()}"
+
+    def _close_log(self) -> None:
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
