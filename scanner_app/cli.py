@@ -8,7 +8,6 @@ import sys
 from scanner_app import __version__
 from scanner_app.commands import models, scan, serve
 
-
 COMMANDS = {"scan": scan, "serve": serve, "models": models}
 
 

@@ -18,7 +18,9 @@ from scanner_app.core.results import PageResult
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("scan", help="recognise text in image files")
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    parser.add_argument("--server", metavar="HOST:PORT", help="a running Triton (default: start the embedded one)")
+    parser.add_argument(
+        "--server", metavar="HOST:PORT", help="a running Triton (default: start the embedded one)"
+    )
     parser.add_argument("--json", type=Path, metavar="DIR", help="write DIR/NAME.json for each file")
     parser.add_argument("--jobs", type=int, default=4, help="requests in flight (default 4)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
@@ -64,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
                     print(page.text)
                     if args.json:
                         out = args.json / f"{path.stem}.json"
-                        out.write_text(json.dumps(page.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+                        out.write_text(
+                            json.dumps(page.to_json(), ensure_ascii=False, indent=1), encoding="utf-8"
+                        )
     except ScannerError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

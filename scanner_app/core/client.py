@@ -74,7 +74,9 @@ class OcrClient:
         try:
             if not self._client.is_server_ready(client_timeout=self.timeout_s):
                 raise ServerUnavailable(f"server {self.url} is up but not ready")
-            metadata = self._client.get_model_metadata(PIPELINE_MODEL, as_json=True, client_timeout=self.timeout_s)
+            metadata = self._client.get_model_metadata(
+                PIPELINE_MODEL, as_json=True, client_timeout=self.timeout_s
+            )
             version = self._client.get_server_metadata(as_json=True, client_timeout=self.timeout_s)["version"]
         except InferenceServerException as exc:
             raise map_error(exc, self.url) from None
@@ -92,7 +94,9 @@ class OcrClient:
         outputs = [grpcclient.InferRequestedOutput(name) for name in _OUTPUTS]
         started = time.perf_counter()
         try:
-            response = self._client.infer(PIPELINE_MODEL, [request], outputs=outputs, client_timeout=self.timeout_s)
+            response = self._client.infer(
+                PIPELINE_MODEL, [request], outputs=outputs, client_timeout=self.timeout_s
+            )
         except InferenceServerException as exc:
             raise map_error(exc, self.url) from None
         elapsed_ms = (time.perf_counter() - started) * 1000.0

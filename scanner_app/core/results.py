@@ -15,11 +15,19 @@ class TextLine:
     score: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"box": [[round(x, 1), round(y, 1)] for x, y in self.box], "text": self.text, "score": self.score}
+        return {
+            "box": [[round(x, 1), round(y, 1)] for x, y in self.box],
+            "text": self.text,
+            "score": self.score,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TextLine:
-        return cls(box=tuple((float(x), float(y)) for x, y in data["box"]), text=data["text"], score=float(data["score"]))
+        return cls(
+            box=tuple((float(x), float(y)) for x, y in data["box"]),
+            text=data["text"],
+            score=float(data["score"]),
+        )
 
 
 @dataclass(frozen=True)
