@@ -8,19 +8,20 @@ import cv2
 import numpy as np
 import pyclipper
 
-from scanner_app.ocr.params import DET_MEAN, DET_STD, DetParams
-
-_MEAN = np.array(DET_MEAN, dtype=np.float32).reshape(1, 1, 3) * 255.0
-_INV_STD = 1.0 / (np.array(DET_STD, dtype=np.float32).reshape(1, 1, 3) * 255.0)
+from scanner_app.ocr.params import DetParams
 
 
 def detection_size(height: int, width: int, params: DetParams) -> tuple[int, int]:
-    """The (height, width) an image is resized to before padding: aspect kept, multiple of 32."""
+    """The (height, width) an image is resized to before padding: aspect kept, multiple of 32.
+
+    The short side is scaled up to ``min_side_len`` (at most 4x), the long side down to
+    ``limit_side_len``; the limit wins.
+    """
     ratio = 1.0
-    if max(height, width) > params.limit_side_len:
-        ratio = params.limit_side_len / max(height, width)
-    if params.min_side_len and min(height, width) * ratio < params.min_side_len:
+    if params.min_side_len and min(height, width) < params.min_side_len:
         ratio = min(params.min_side_len / min(height, width), 4.0)
+    # The longest side never exceeds the limit, not even when the short side is scaled up.
+    ratio = min(ratio, params.limit_side_len / max(height, width))
     resized_h = max(32, int(round(height * ratio / 32) * 32))
     resized_w = max(32, int(round(width * ratio / 32) * 32))
     return resized_h, resized_w
@@ -37,8 +38,10 @@ def preprocess_for_detection(image_bgr: np.ndarray, params: DetParams) -> tuple[
     resized_h, resized_w = detection_size(h, w, params)
     pad_h, pad_w = bucket_size(resized_h, resized_w, params.bucket_step)
     resized = cv2.resize(image_bgr, (resized_w, resized_h), interpolation=cv2.INTER_LINEAR)
+    mean = np.array(params.mean, dtype=np.float32).reshape(1, 1, 3) * 255.0
+    inv_std = 1.0 / (np.array(params.std, dtype=np.float32).reshape(1, 1, 3) * 255.0)
     tensor = np.zeros((3, pad_h, pad_w), dtype=np.float32)
-    normalised = (resized.astype(np.float32) - _MEAN) * _INV_STD
+    normalised = (resized.astype(np.float32) - mean) * inv_std
     tensor[:, :resized_h, :resized_w] = normalised.transpose(2, 0, 1)
     return tensor, (resized_h, resized_w)
 
@@ -68,7 +71,8 @@ def boxes_from_probability(
         points, short_side = _mini_box(contour)
         if short_side < params.min_size:
             continue
-        if _box_score(pred, contour.reshape(-1, 2)) < params.box_thresh:
+        region = points if params.score_mode == "fast" else contour.reshape(-1, 2)
+        if _box_score(pred, region) < params.box_thresh:
             continue
         expanded = _unclip(points, params.unclip_ratio)
         if expanded is None:
@@ -96,7 +100,7 @@ def _mini_box(contour: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def _box_score(pred: np.ndarray, contour: np.ndarray) -> float:
-    """Mean probability inside the contour's polygon (PaddleOCR's "slow", more exact mode)."""
+    """Mean probability inside a polygon: the contour ("slow") or its min-area box ("fast")."""
     h, w = pred.shape
     x0 = int(np.clip(np.floor(contour[:, 0].min()), 0, w - 1))
     x1 = int(np.clip(np.ceil(contour[:, 0].max()), 0, w - 1))

@@ -35,7 +35,7 @@ def plan_recognition(
     image_bgr: np.ndarray, boxes: Sequence[np.ndarray], params: RecParams
 ) -> RecognitionPlan:
     """Crop every box and pack the crops into width-bucket batches of at most ``max_batch``."""
-    crops = [crop_text_line(image_bgr, box) for box in boxes]
+    crops = [crop_text_line(image_bgr, box, params.margin) for box in boxes]
     plan = plan_batches(crops, params)
     batches = [
         np.stack([preprocess_for_recognition(crops[i], bucket, params) for i in indices])

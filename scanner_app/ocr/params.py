@@ -14,15 +14,20 @@ REC_HEIGHT = 48
 class DetParams:
     """How an image is resized for detection and how the probability map becomes boxes."""
 
-    limit_side_len: int = 960  # the longest side is scaled down to this
-    min_side_len: int = 0  # the shortest side is scaled up to this (0: never upscale)
+    # Receipts are tall and narrow with small print: scaling the short side up to 736 (as
+    # rapidocr does) reads small text far better than PaddleOCR's "longest side 960".
+    limit_side_len: int = 2000  # the longest side is scaled down to this
+    min_side_len: int = 736  # the shortest side is scaled up to this, at most 4x (0: never upscale)
     bucket_step: int = 32  # padded height and width are multiples of this (batchable shapes)
     thresh: float = 0.3
-    box_thresh: float = 0.6
-    unclip_ratio: float = 1.5
+    box_thresh: float = 0.5
+    unclip_ratio: float = 1.8  # more room around the text than 1.5: fewer clipped characters
     max_candidates: int = 1000
     min_size: int = 3
     use_dilation: bool = False
+    score_mode: str = "fast"  # "slow": mean inside the contour; "fast": inside its bounding box
+    mean: tuple[float, float, float] = DET_MEAN
+    std: tuple[float, float, float] = DET_STD
 
 
 @dataclass(frozen=True)
@@ -33,3 +38,4 @@ class RecParams:
     width_buckets: tuple[int, ...] = (160, 320, 480, 640, 960, 1280, 1920, 2560, 3200)
     max_batch: int = 16  # crops per recognition call, <= text_recognition's max_batch_size
     drop_score: float = 0.5  # lines recognised with a lower mean confidence are dropped
+    margin: float = 0.1  # crops widened along the text by this fraction of the line height, each end

@@ -11,19 +11,43 @@ import numpy as np
 from scanner_app.ocr.params import RecParams
 
 
-def crop_text_line(image_bgr: np.ndarray, box: np.ndarray) -> np.ndarray:
-    """Cut the quadrilateral ``box`` out of the image, flattened; tall crops are turned upright."""
-    width = int(max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3])))
-    height = int(max(np.linalg.norm(box[0] - box[3]), np.linalg.norm(box[1] - box[2])))
-    width, height = max(width, 1), max(height, 1)
-    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(box.astype(np.float32), target)
+def crop_text_line(image_bgr: np.ndarray, box: np.ndarray, margin: float = 0.0) -> np.ndarray:
+    """Cut the quadrilateral ``box`` out of the image, flattened; tall crops are turned upright.
+
+    ``margin`` widens the crop along the text direction by that fraction of the line height at
+    each end (the detector's boxes can cut into a line's first and last characters).
+    """
+    box = box.astype(np.float32)
+    width = max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3]))
+    tall = max(np.linalg.norm(box[0] - box[3]), np.linalg.norm(box[1] - box[2]))
+    rotate = tall / max(width, 1e-6) >= 1.5
+    if margin > 0:
+        box = _widen(box, margin, rotate)
+        width = max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3]))
+        tall = max(np.linalg.norm(box[0] - box[3]), np.linalg.norm(box[1] - box[2]))
+    out_w, out_h = max(int(width), 1), max(int(tall), 1)
+    target = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(box, target)
     crop = cv2.warpPerspective(
-        image_bgr, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE, flags=cv2.INTER_CUBIC
+        image_bgr, matrix, (out_w, out_h), borderMode=cv2.BORDER_REPLICATE, flags=cv2.INTER_CUBIC
     )
-    if height / width >= 1.5:
+    if rotate:
         crop = np.rot90(crop)
     return crop
+
+
+def _widen(box: np.ndarray, margin: float, vertical: bool) -> np.ndarray:
+    """Move the box's ends outwards along the text direction by ``margin`` line heights."""
+    tl, tr, br, bl = box
+    if vertical:  # text runs top to bottom: extend the top and bottom edges
+        along = ((bl - tl) + (br - tr)) / 2
+        across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
+        step = along / max(np.linalg.norm(along), 1e-6) * margin * across
+        return np.array([tl - step, tr - step, br + step, bl + step], dtype=np.float32)
+    along = ((tr - tl) + (br - bl)) / 2
+    across = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
+    step = along / max(np.linalg.norm(along), 1e-6) * margin * across
+    return np.array([tl - step, tr + step, br + step, bl - step], dtype=np.float32)
 
 
 def width_bucket(crop_h: int, crop_w: int, params: RecParams) -> int:
