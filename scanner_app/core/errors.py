@@ -21,3 +21,7 @@ class ServerContractError(ScannerError):
 
 class InferenceFailed(ScannerError):
     """The server failed while processing a valid request."""
+
+
+class UnreadableFile(ScannerError):
+    """A file the client cannot read as an image or PDF; the message names the file and the cause."""
