@@ -7,6 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
+
+from scanner_app.core.schema import PAGE_SCHEMA
 from scanner_app.samples import encode, render_text_lines
 from scanner_app.server.embedded import EmbeddedServer
 
@@ -24,6 +27,7 @@ def test_scan_prints_lines_and_writes_json(triton: EmbeddedServer, tmp_path: Pat
     assert "PAYMENT RECEIVED 2024" in result.stdout
     page = json.loads((tmp_path / "out" / "note.json").read_text(encoding="utf-8"))
     assert set(page) == {"image", "width", "height", "lines", "elapsed_ms"}
+    jsonschema.validate(page, PAGE_SCHEMA)
     assert [line["text"] for line in page["lines"]] == ["PAYMENT RECEIVED 2024", "Order 77815 shipped"]
     for line in page["lines"]:
         assert len(line["box"]) == 4 and all(len(point) == 2 for point in line["box"])
