@@ -35,6 +35,7 @@ REC_PROBS = "rec_probs"  # FP32 [T]: probability of that class
 MAX_IMAGE_BYTES = 50 * 1024 * 1024
 MAX_IMAGE_PIXELS = 80_000_000
 MAX_IMAGE_SIDE = 20_000
+MAX_PDF_BYTES = 10 * MAX_IMAGE_BYTES  # a PDF file read by the client (its pages are rendered, not sent)
 MAX_FILE_PAGES = 500  # pages read from one PDF or TIFF
 PDF_RENDER_DPI = 200  # PDF pages are rendered at this resolution
 
