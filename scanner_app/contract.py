@@ -23,7 +23,7 @@ SCORES_OUTPUT = "SCORES"  # FP32 [N]: recognition confidence of each line
 IMAGE_SIZE_OUTPUT = "IMAGE_SIZE"  # INT32 [2]: decoded image height and width
 
 # Inner tensors between the pipeline steps.
-DET_INPUT = "det_input"  # FP32 [3, H, W]: normalised image padded to a detection bucket
+DET_INPUT = "det_input"  # UINT8 [H, W, 3]: resized BGR image padded to a detection bucket
 DET_OUTPUT = "det_prob"  # UINT8 [1, H, W]: text probability map scaled to 0..255
 ORIGINAL_IMAGE = "original_image"  # UINT8 [H, W, 3]: decoded image (BGR) for cropping
 RESIZE_INFO = "resize_info"  # FP32 [4]: original height, width, resized height, width

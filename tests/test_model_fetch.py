@@ -18,6 +18,7 @@ from onnx import TensorProto, helper
 import scanner_app
 from scanner_app import contract
 from scanner_app.commands import models as models_command
+from scanner_app.ocr.params import DET_MEAN, DET_STD
 from scanner_app.server import model_fetch, onnx_rewrite
 from scanner_app.server.model_fetch import ModelFetchError, fetch_model_set
 from scanner_app.server.model_sets import DEFAULT_SET, MODEL_SETS
@@ -79,6 +80,13 @@ def _check_graph(model: onnx.ModelProto) -> None:
     assert len(names) == len(set(names))
 
 
+def _normalised(image: np.ndarray) -> np.ndarray:
+    """What the original det models expect: FP32 NCHW, PaddleOCR's mean and std (as in the graph)."""
+    mean = np.array(DET_MEAN, dtype=np.float32) * 255
+    inv_std = 1 / (np.array(DET_STD, dtype=np.float32) * 255)
+    return ((image.astype(np.float32) - mean) * inv_std).transpose(0, 3, 1, 2)
+
+
 @pytest.mark.parametrize("name", ALL_SETS)
 def test_detection_rewrite_matches_original(name, wheel_for, placed):
     original = _session(_member(wheel_for(name), MODEL_SETS[name].det_member))
@@ -89,9 +97,9 @@ def test_detection_rewrite_matches_original(name, wheel_for, placed):
     assert [o.name for o in rewritten.graph.output] == [contract.DET_OUTPUT]
     assert rewritten.graph.output[0].type.tensor_type.elem_type == TensorProto.UINT8
 
-    x = np.random.default_rng(0).standard_normal((2, 3, 64, 96)).astype(np.float32)
-    prob = original.run(None, {original.get_inputs()[0].name: x})[0]
-    (scaled,) = _session(path).run(None, {contract.DET_INPUT: x})
+    image = np.random.default_rng(0).integers(0, 256, (2, 64, 96, 3), dtype=np.uint8)
+    prob = original.run(None, {original.get_inputs()[0].name: _normalised(image)})[0]
+    (scaled,) = _session(path).run(None, {contract.DET_INPUT: image})
     assert scaled.dtype == np.uint8 and scaled.shape == prob.shape == (2, 1, 64, 96)
     expected = np.clip(prob * np.float32(255) + np.float32(0.5), 0, 255).astype(np.uint8)
     assert np.abs(scaled.astype(int) - expected).max() <= 1
@@ -162,9 +170,9 @@ def test_det_clip_fits_opset(opset):
     out_info = helper.make_tensor_value_info("prob", TensorProto.FLOAT, ["N", 1, "H", "W"])
     rewritten = onnx_rewrite.rewrite_detection(_model(nodes, x_info, out_info, opset))
     _check_graph(rewritten)
-    x = np.random.default_rng(3).standard_normal((1, 3, 8, 8)).astype(np.float32) * 4
-    prob = 1 / (1 + np.exp(-x.mean(axis=1, keepdims=True)))
-    (scaled,) = _session(rewritten.SerializeToString()).run(None, {contract.DET_INPUT: x})
+    image = np.random.default_rng(3).integers(0, 256, (1, 8, 8, 3), dtype=np.uint8)
+    prob = 1 / (1 + np.exp(-_normalised(image).mean(axis=1, keepdims=True)))
+    (scaled,) = _session(rewritten.SerializeToString()).run(None, {contract.DET_INPUT: image})
     assert np.abs(scaled.astype(int) - np.round(prob * 255)).max() <= 1
 
 

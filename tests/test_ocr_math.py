@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from scanner_app.ocr.detect import (
+    DET_PAD_VALUE,
     boxes_from_probability,
     bucket_size,
     detection_size,
@@ -14,7 +15,7 @@ from scanner_app.ocr.detect import (
 )
 from scanner_app.ocr.engine import finish_recognition, plan_recognition
 from scanner_app.ocr.order import reading_order
-from scanner_app.ocr.params import DetParams, RecParams
+from scanner_app.ocr.params import DET_MEAN, DET_STD, DetParams, RecParams
 from scanner_app.ocr.recognize import (
     crop_text_line,
     ctc_decode,
@@ -68,14 +69,16 @@ def test_detection_size_limit_wins_over_the_minimum_side() -> None:
 def test_preprocess_for_detection_pads_to_the_bucket(step: int) -> None:
     image = np.full((1013, 463, 3), 255, dtype=np.uint8)
     params = DetParams(bucket_step=step)
-    tensor, (resized_h, resized_w) = preprocess_for_detection(image, params)
-    assert tensor.dtype == np.float32
-    assert tensor.shape == (3, *bucket_size(resized_h, resized_w, step))
-    assert tensor.shape[1] % step == 0 and tensor.shape[2] % step == 0
-    assert tensor.shape[1] % 32 == 0 and tensor.shape[2] % 32 == 0
-    # The image area is normalised white, the padding is zero.
-    assert np.all(tensor[:, :resized_h, :resized_w] > 0)
-    assert np.all(tensor[:, resized_h:, :] == 0) and np.all(tensor[:, :, resized_w:] == 0)
+    padded, (resized_h, resized_w) = preprocess_for_detection(image, params)
+    assert padded.dtype == np.uint8
+    assert padded.shape == (*bucket_size(resized_h, resized_w, step), 3)
+    assert padded.shape[0] % step == 0 and padded.shape[1] % step == 0
+    assert padded.shape[0] % 32 == 0 and padded.shape[1] % 32 == 0
+    # The image area stays white; the padding is the mean colour, which normalises to ~zero.
+    assert np.all(padded[:resized_h, :resized_w] == 255)
+    assert np.all(padded[resized_h:] == DET_PAD_VALUE) and np.all(padded[:, resized_w:] == DET_PAD_VALUE)
+    normalised_pad = (DET_PAD_VALUE / 255.0 - np.array(DET_MEAN)) / np.array(DET_STD)
+    assert np.abs(normalised_pad).max() < 0.01
 
 
 def test_bucket_size_rounds_up() -> None:

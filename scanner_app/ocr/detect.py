@@ -8,7 +8,10 @@ import cv2
 import numpy as np
 import pyclipper
 
-from scanner_app.ocr.params import DetParams
+from scanner_app.ocr.params import DET_MEAN, DetParams
+
+# The uint8 colour that normalises to zero: the padding of detection inputs.
+DET_PAD_VALUE = np.round(np.array(DET_MEAN) * 255.0).astype(np.uint8)
 
 
 def detection_size(height: int, width: int, params: DetParams) -> tuple[int, int]:
@@ -33,17 +36,20 @@ def bucket_size(resized_h: int, resized_w: int, step: int) -> tuple[int, int]:
 
 
 def preprocess_for_detection(image_bgr: np.ndarray, params: DetParams) -> tuple[np.ndarray, tuple[int, int]]:
-    """Return the normalised CHW tensor padded to its bucket, and the unpadded resized size."""
+    """Return the resized uint8 HWC (BGR) image padded to its bucket, and the unpadded size.
+
+    Normalisation happens inside the detection graph (see scanner_app.server.onnx_rewrite), so
+    the step moves a quarter of the bytes an FP32 tensor would. The padding is the mean colour,
+    which normalises to (almost exactly) zero, as PaddleOCR's zero padding of the FP32 tensor.
+    """
     h, w = image_bgr.shape[:2]
     resized_h, resized_w = detection_size(h, w, params)
     pad_h, pad_w = bucket_size(resized_h, resized_w, params.bucket_step)
     resized = cv2.resize(image_bgr, (resized_w, resized_h), interpolation=cv2.INTER_LINEAR)
-    mean = np.array(params.mean, dtype=np.float32).reshape(1, 1, 3) * 255.0
-    inv_std = 1.0 / (np.array(params.std, dtype=np.float32).reshape(1, 1, 3) * 255.0)
-    tensor = np.zeros((3, pad_h, pad_w), dtype=np.float32)
-    normalised = (resized.astype(np.float32) - mean) * inv_std
-    tensor[:, :resized_h, :resized_w] = normalised.transpose(2, 0, 1)
-    return tensor, (resized_h, resized_w)
+    padded = np.empty((pad_h, pad_w, 3), dtype=np.uint8)
+    padded[:] = DET_PAD_VALUE
+    padded[:resized_h, :resized_w] = resized
+    return padded, (resized_h, resized_w)
 
 
 def boxes_from_probability(

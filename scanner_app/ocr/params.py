@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# PaddleOCR's detection normalisation (ImageNet statistics, applied to BGR as PaddleOCR does).
+# PaddleOCR's detection normalisation (ImageNet statistics, applied to BGR as PaddleOCR does);
+# baked into the detection graph when a model set is placed (scanner_app.server.onnx_rewrite).
 DET_MEAN = (0.485, 0.456, 0.406)
 DET_STD = (0.229, 0.224, 0.225)
 REC_HEIGHT = 48
@@ -26,8 +27,6 @@ class DetParams:
     min_size: int = 3
     use_dilation: bool = False
     score_mode: str = "fast"  # "slow": mean inside the contour; "fast": inside its bounding box
-    mean: tuple[float, float, float] = DET_MEAN
-    std: tuple[float, float, float] = DET_STD
 
 
 @dataclass(frozen=True)

