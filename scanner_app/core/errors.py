@@ -25,3 +25,15 @@ class InferenceFailed(ScannerError):
 
 class UnreadableFile(ScannerError):
     """A file the client cannot read as an image or PDF; the message names the file and the cause."""
+
+
+class ServerTimeout(ServerUnavailable):
+    """A call to the server ran past its deadline (the server may be alive but busy)."""
+
+
+class TlsError(ServerUnavailable):
+    """The TLS handshake with the server failed; the message says which side refused and why."""
+
+
+class ClientConfigError(ScannerError):
+    """The client's own settings are wrong, for example a TLS file that cannot be read."""
