@@ -1,0 +1,444 @@
+"""Persistent, resumable batch OCR over a BatchStore.
+
+``BatchRunner.run()`` reads the store's queued files page by page (``images.iter_pages``), keeps
+``jobs`` requests in flight, maps boxes back to the page's pixels and saves each page as it
+arrives. A run that was cancelled, killed or lost its server leaves unfinished files queued; the
+next run sends only the pages not stored yet. One run at a time per store.
+
+Events go to ``on_event`` from the thread that produced them (the ``run()`` thread, a worker, or
+the caller of cancel()), possibly from several at once, each after the store write it reports;
+a GUI must marshal them to its own thread. An exception raised by ``on_event`` is logged, ignored.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from scanner_app.core import images
+from scanner_app.core.errors import (
+    ClientConfigError,
+    ServerContractError,
+    ServerTimeout,
+    ServerUnavailable,
+    TlsError,
+)
+from scanner_app.core.results import PageResult, TextLine
+from scanner_app.core.store import STORE_NAME, BatchStore, FileRecord
+
+log = logging.getLogger(__name__)
+
+Recognize = Callable[[bytes, str], PageResult]
+# Every file would meet these the same way: the run stops and files stay queued.
+_FATAL = (ServerContractError, TlsError, ClientConfigError, sqlite3.Error)
+POISON_TIMEOUTS = 3  # a page timing out this often while other pages succeed fails its file
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    """Where the batch stands after a run: files over the whole store, timing of this run."""
+
+    ok: tuple[Path, ...]
+    failed: tuple[tuple[Path, str], ...]  # (file, cause)
+    pending: tuple[Path, ...]  # still queued: cancelled, or the server was lost
+    skipped: tuple[tuple[Path, str], ...]  # (path, reason): never added to the batch
+    pages: int  # pages stored
+    lines: int  # lines stored
+    pages_sent: int  # pages recognised in this run
+    seconds: float  # this run's wall time
+    stopped: str | None  # None when the run went to the end, else why it stopped
+
+    @property
+    def images_per_s(self) -> float:
+        return self.pages_sent / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class FileStarted:
+    file_id: int
+    path: Path
+
+
+@dataclass(frozen=True)
+class PageDone:
+    file_id: int
+    path: Path
+    index: int  # 0-based
+    count: int  # pages in the file
+    result: PageResult  # boxes in the page's own pixels
+
+
+@dataclass(frozen=True)
+class FileDone:
+    file_id: int
+    path: Path
+    pages: int
+
+
+@dataclass(frozen=True)
+class FileFailed:
+    file_id: int
+    path: Path
+    cause: str
+
+
+@dataclass(frozen=True)
+class ServerWaiting:
+    """The server is unavailable; this page is sent again in ``retry_in`` seconds."""
+
+    cause: str
+    attempt: int
+    retry_in: float
+    waited: float  # seconds since the outage began
+
+
+@dataclass(frozen=True)
+class RunStopped:
+    """The run stops early (cancelled, server gone past patience, server/TLS/setup error, store error)."""
+
+    reason: str  # also BatchSummary.stopped
+
+
+@dataclass(frozen=True)
+class Progress:
+    done: int
+    failed: int
+    total: int  # files in the store
+    pages: int
+    lines: int
+    elapsed: float  # seconds in this run
+
+
+@dataclass(frozen=True)
+class BatchFinished:
+    summary: BatchSummary
+
+
+Event = FileStarted | PageDone | FileDone | FileFailed | ServerWaiting | RunStopped | Progress | BatchFinished
+
+
+class _Stopped(Exception):
+    """The run is stopping; the page is left for a later run."""
+
+
+@dataclass(eq=False)
+class _FileTask:
+    """One file in flight (fields guarded by the runner's lock)."""
+
+    record: FileRecord
+    count: int = 0  # pages in the file
+    outstanding: int = 0  # pages handed to workers and not back yet
+    producing: bool = True
+    produced_all: bool = False
+    incomplete: bool = False  # a page was dropped because the run stopped
+    cause: str | None = None
+    finished: bool = False
+
+
+class BatchRunner:
+    """Runs the store's queued files with ``jobs`` requests in flight; see the module docstring."""
+
+    def __init__(
+        self,
+        store: BatchStore,
+        recognize: Recognize,
+        jobs: int = 4,
+        on_event: Callable[[Event], None] | None = None,
+        *,
+        patience_s: float = 300.0,
+        first_backoff_s: float = 1.0,
+        max_backoff_s: float = 30.0,
+        skipped: Sequence[tuple[Path, str]] = (),
+    ) -> None:
+        """``patience_s``: how long the server may stay unavailable before the run stops."""
+        self.store, self.recognize, self.jobs, self.on_event = store, recognize, max(1, jobs), on_event
+        self.patience_s, self.first_backoff_s, self.max_backoff_s = patience_s, first_backoff_s, max_backoff_s
+        self.skipped = tuple(skipped)
+        self._go = threading.Event()  # cleared while paused
+        self._go.set()
+        self._halt = threading.Event()  # set once the run must stop
+        self._lock = threading.RLock()
+        self._stop_reason: str | None = None
+        self._outage_since: float | None = None
+        self._counts = dict.fromkeys(("done", "failed", "total", "pages", "lines", "sent"), 0)
+        self._started = 0.0
+
+    # Control, from any thread ------------------------------------------------------------------
+    def pause(self) -> None:
+        """Send no new page until resume(); pages in flight finish and are saved."""
+        self._go.clear()
+
+    def resume(self) -> None:
+        self._go.set()
+
+    def cancel(self) -> None:
+        """Stop after the pages in flight (saved); unfinished files stay queued for a later run."""
+        self._stop("cancelled")
+
+    @property
+    def paused(self) -> bool:
+        return not self._go.is_set()
+
+    def _stop(self, reason: str) -> None:
+        with self._lock:
+            first, self._stop_reason = self._stop_reason is None, self._stop_reason or reason
+        self._halt.set()
+        self._go.set()
+        if first:
+            self._emit(RunStopped(reason))
+
+    def _emit(self, event: Event) -> None:
+        if self.on_event is not None:
+            try:
+                self.on_event(event)
+            except Exception:
+                log.exception("batch event handler failed on %r", event)
+
+    # The run ------------------------------------------------------------------------------------
+    def run(self) -> BatchSummary:
+        """Run every queued file (blocking); the summary, also sent as BatchFinished. Runs once."""
+        if self._started:
+            raise RuntimeError("a BatchRunner runs once; make a new one to run again")
+        self._started = time.monotonic()
+        self.store.reset_running()  # left by a run that was killed
+        totals = self.store.summary()
+        self._counts.update(done=totals.done, failed=totals.failed, total=totals.files,
+                            pages=totals.pages, lines=totals.lines)  # fmt: skip
+        tasks: list[_FileTask] = []
+        slots = threading.BoundedSemaphore(self.jobs)  # pages handed out and not back: at most jobs
+        with ThreadPoolExecutor(self.jobs, thread_name_prefix="batch") as pool:
+            for record in self.store.pending():
+                if self._halt.is_set():
+                    break
+                tasks.append(_FileTask(record, count=record.pages or 0))
+                try:
+                    self._produce(tasks[-1], pool, slots)
+                except sqlite3.Error as exc:
+                    self._stop(f"cannot save results: {exc}")
+        try:
+            for task in tasks:
+                if not task.finished:
+                    self.store.mark_queued(task.record)
+        except sqlite3.Error as exc:  # a later run's reset_running() queues them
+            self._stop(f"cannot save results: {exc}")
+        summary = self.summary()
+        self._emit(BatchFinished(summary))
+        return summary
+
+    def _produce(self, task: _FileTask, pool: ThreadPoolExecutor, slots: threading.BoundedSemaphore) -> None:
+        """Read one file's pages and hand those not stored yet to the workers."""
+        record = task.record
+        stored = self.store.page_indexes(record)
+        if record.pages is not None and stored >= set(range(record.pages)):
+            task.produced_all = True  # every page was stored before a crash: nothing to send
+        else:
+            self.store.mark_running(record)
+            self._emit(FileStarted(record.id, record.path))
+            pages = images.iter_pages(record.path)
+            try:
+                for page in pages:
+                    if page.count != task.count:
+                        task.count = page.count
+                        self.store.set_page_count(record, page.count)
+                    if task.cause is not None or not self._wait_go():
+                        break
+                    if page.index in stored:
+                        continue
+                    slots.acquire()
+                    if self._halt.is_set():
+                        slots.release()
+                        break
+                    with self._lock:
+                        task.outstanding += 1
+                    pool.submit(self._page_job, task, page, slots)
+                else:
+                    task.produced_all = True
+            except sqlite3.Error:
+                raise
+            except Exception as exc:  # UnreadableFile, or anything else reading this file raised
+                self._fail(task, _cause(record.path, exc))
+            finally:
+                pages.close()
+        with self._lock:
+            task.producing = False
+        self._check_finished(task)
+
+    def _wait_go(self) -> bool:
+        """Wait while paused; False when the run is stopping."""
+        self._go.wait()
+        return not self._halt.is_set()
+
+    def _page_job(self, task: _FileTask, page: images.Page, slots: threading.BoundedSemaphore) -> None:
+        try:
+            if task.cause is not None:
+                return
+            if not self._wait_go():
+                raise _Stopped
+            wire = images.encode_for_wire(page)
+            result = _in_page_pixels(self._recognize(wire.data, page.name), wire.scale, page)
+            self.store.save_page(task.record, page.index, result)
+            with self._lock:
+                for key, n in (("pages", 1), ("lines", len(result.lines)), ("sent", 1)):
+                    self._counts[key] += n
+                progress = self._progress()
+            self._emit(PageDone(task.record.id, task.record.path, page.index, page.count, result))
+            self._emit(progress)
+        except _Stopped:
+            with self._lock:
+                task.incomplete = True
+        except _FATAL as exc:
+            self._stop(f"cannot save results: {exc}" if isinstance(exc, sqlite3.Error) else str(exc))
+            with self._lock:
+                task.incomplete = True
+        except Exception as exc:  # InvalidImage, InferenceFailed, a bad page: this file fails
+            where = f"page {page.index + 1} of {page.count}: " if page.count > 1 else ""
+            self._fail(task, where + _cause(page.source, exc))
+        finally:
+            with self._lock:
+                task.outstanding -= 1
+            slots.release()
+            self._check_finished(task)
+
+    def _recognize(self, data: bytes, name: str) -> PageResult:
+        """recognize(), sent again with backoff while the server is unavailable, within patience."""
+        attempt = timeouts = 0
+        sent_before = self._counts["sent"]
+        while True:
+            if self._halt.is_set():
+                raise _Stopped
+            try:
+                result = self.recognize(data, name)
+            except ServerUnavailable as exc:
+                if isinstance(exc, TlsError):
+                    raise
+                timeouts += isinstance(exc, ServerTimeout)
+                if timeouts >= POISON_TIMEOUTS and self._counts["sent"] > sent_before:
+                    why = f"timed out {timeouts} times while other pages were read: {exc}"
+                    raise ServerTimeout(why) from None
+                attempt += 1
+                now = time.monotonic()
+                with self._lock:
+                    self._outage_since = self._outage_since or now
+                    waited = now - self._outage_since
+                if waited >= self.patience_s:
+                    self._stop(f"server unavailable for {waited:.0f} s: {exc}")
+                    raise _Stopped from None
+                delay = min(self.max_backoff_s, self.first_backoff_s * 2 ** (attempt - 1),
+                            self.patience_s - waited)  # fmt: skip
+                self._emit(ServerWaiting(str(exc), attempt, delay, waited))
+                if self._halt.wait(delay):
+                    raise _Stopped from None
+                continue
+            with self._lock:
+                self._outage_since = None
+            return result
+
+    def _fail(self, task: _FileTask, cause: str) -> None:
+        with self._lock:
+            task.cause = task.cause or cause
+
+    def _check_finished(self, task: _FileTask) -> None:
+        """Record the file's outcome once its last page is back and no more are coming."""
+        with self._lock:
+            if task.finished or task.producing or task.outstanding:
+                return
+            if task.cause is None and (task.incomplete or not task.produced_all):
+                return  # stopped early: run() leaves it queued
+            record, event, reason = task.record, None, ""
+            try:
+                if task.cause is not None:
+                    self.store.mark_failed(record, task.cause)
+                    event = FileFailed(record.id, record.path, task.cause)
+                else:
+                    self.store.mark_done(record, task.count)
+                    event = FileDone(record.id, record.path, task.count)
+            except sqlite3.Error as exc:
+                reason = f"cannot save results: {exc}"
+            task.finished = event is not None
+            if event is not None:
+                self._counts["failed" if isinstance(event, FileFailed) else "done"] += 1
+                progress = self._progress()
+        if event is None:
+            self._stop(reason)
+            return
+        self._emit(event)
+        self._emit(progress)
+
+    def _progress(self) -> Progress:
+        c = self._counts
+        elapsed = time.monotonic() - self._started
+        return Progress(c["done"], c["failed"], c["total"], c["pages"], c["lines"], elapsed)
+
+    def summary(self) -> BatchSummary:
+        """The store's state now, with this run's timing."""
+        files, totals = self.store.files(), self.store.summary()
+        return BatchSummary(
+            ok=tuple(f.path for f in files if f.state == "done"),
+            failed=tuple((f.path, f.error or "") for f in files if f.state == "failed"),
+            pending=tuple(f.path for f in files if f.state in ("queued", "running")),
+            skipped=self.skipped,
+            pages=totals.pages,
+            lines=totals.lines,
+            pages_sent=self._counts["sent"],
+            seconds=time.monotonic() - self._started if self._started else 0.0,
+            stopped=self._stop_reason,
+        )
+
+
+def _cause(path: Path, exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if str(path) in text else f"{path.name}: {text}"
+
+
+def _in_page_pixels(result: PageResult, scale: float, page: images.Page) -> PageResult:
+    """The result for an encoded page with boxes and size in the page's own pixels."""
+    lines = result.lines
+    if scale != 1.0:
+        lines = tuple(
+            TextLine(box=tuple((x * scale, y * scale) for x, y in line.box), text=line.text, score=line.score)
+            for line in lines
+        )
+    width, height = page.image.size
+    return PageResult(page.name, width, height, lines, result.elapsed_ms)
+
+
+def run_batch(
+    paths: Iterable[Path | str],
+    out_dir: Path | str,
+    recognize: Recognize,
+    jobs: int = 4,
+    on_event: Callable[[Event], None] | None = None,
+    resume: bool = True,
+    **runner_options: float,
+) -> BatchSummary:
+    """Discover files under ``paths``, add them to ``<out_dir>/scanner-app.sqlite`` and run them.
+
+    ``resume=True`` keeps what the store holds (done files and stored pages are not sent again);
+    ``resume=False`` clears the store first. Files inside ``out_dir`` are never inputs.
+    ``runner_options`` go to BatchRunner (patience_s, first_backoff_s, max_backoff_s).
+    """
+    out_dir = Path(out_dir).absolute()
+    found, skipped = images.discover([Path(p) for p in paths])
+    skipped = [(p, why) for p, why in skipped if not (p.name.startswith(STORE_NAME) and p.parent == out_dir)]
+    files = []
+    for path in found:
+        if path.absolute().is_relative_to(out_dir):
+            skipped.append((path, "inside the output folder"))
+        else:
+            files.append(path)
+    with BatchStore(out_dir / STORE_NAME) as store:
+        if not resume:
+            store.clear()
+        for path in files:
+            try:
+                store.add_files([path])
+            except OSError as exc:
+                skipped.append((path, f"cannot be read ({exc.strerror or exc})"))
+        runner = BatchRunner(store, recognize, jobs, on_event, skipped=skipped, **runner_options)
+        return runner.run()
