@@ -1,4 +1,4 @@
-"""`scanner-app scan`: recognise image files and print or save their lines."""
+"""`scanner-app scan`: recognise files and folders as a resumable batch; print, store, export."""
 
 from __future__ import annotations
 
@@ -6,24 +6,47 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TextIO
 
-from scanner_app.core.client import OcrClient
+from scanner_app.commands.progress import ProgressPrinter
+from scanner_app.core.batch import BatchSummary, PageDone, run_batch
+from scanner_app.core.batch_export import export_store
+from scanner_app.core.client import ClientOptions, OcrClient
+from scanner_app.core.endpoints import EndpointPool
 from scanner_app.core.errors import ScannerError
-from scanner_app.core.results import PageResult
+from scanner_app.core.export import FORMATS, layout_text
+from scanner_app.core.store import STORE_NAME, BatchStore
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("scan", help="recognise text in image files")
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    parser = subparsers.add_parser("scan", help="recognise text in image files, PDFs and folders")
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files and folders (recursive)")
     parser.add_argument(
-        "--server", metavar="HOST:PORT", help="a running Triton (default: start the embedded one)"
+        "--server",
+        action="append",
+        metavar="HOST:PORT",
+        help="a Triton server; repeat for several (default: embedded)",
     )
-    parser.add_argument("--json", type=Path, metavar="DIR", help="write DIR/NAME.json for each file")
+    parser.add_argument("--out", type=Path, metavar="DIR", help="keep the batch store and the exports in DIR")
+    parser.add_argument(
+        "--format",
+        default="json,csv,txt",
+        help=f"exports written to --out, from {','.join(FORMATS)} (default json,csv,txt)",
+    )
+    parser.add_argument("--json", type=Path, metavar="DIR", help="also write DIR/NAME.json for each page")
     parser.add_argument("--jobs", type=int, default=4, help="requests in flight (default 4)")
+    parser.add_argument("--resume", action="store_true", help="continue the batch already in --out")
+    parser.add_argument(
+        "--fresh", action="store_true", help="discard the batch already in --out and start over"
+    )
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
+    parser.add_argument("--tls-ca", type=Path, metavar="PEM", help="root certificate to verify the server")
+    parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="client certificate (mutual TLS)")
+    parser.add_argument("--tls-key", type=Path, metavar="PEM", help="client private key (mutual TLS)")
+    parser.add_argument("--quiet", action="store_true", help="no recognised text on stdout")
 
 
 @contextlib.contextmanager
@@ -42,34 +65,109 @@ def server_url(server: str | None) -> Iterator[str]:
         yield embedded.grpc_url
 
 
+@contextlib.contextmanager
+def recognizer(servers: list[str] | None, options: ClientOptions) -> Iterator[OcrClient | EndpointPool]:
+    """One client, or a pool when several servers are given, connected and checked."""
+    with contextlib.ExitStack() as stack:
+        urls = servers or [stack.enter_context(server_url(None))]
+        client = EndpointPool(urls, options) if len(urls) > 1 else OcrClient(urls[0], options)
+        stack.callback(client.close)
+        client.connect()
+        yield client
+
+
+def _options(args: argparse.Namespace) -> ClientOptions:
+    return ClientOptions(
+        timeout_s=args.timeout,
+        root_certificates=args.tls_ca,
+        certificate_chain=args.tls_cert,
+        private_key=args.tls_key,
+    )
+
+
+def _formats(text: str) -> list[str]:
+    formats = [f.strip().lower() for f in text.split(",") if f.strip()]
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown:
+        raise SystemExit(
+            f"scanner-app scan: unknown format(s) {', '.join(unknown)}; choose from {', '.join(FORMATS)}"
+        )
+    return formats
+
+
+def _page_printer(args: argparse.Namespace, progress: ProgressPrinter) -> Callable[[object], None]:
+    def on_event(event: object) -> None:
+        if isinstance(event, PageDone):
+            if args.json:
+                _write_page_json(args.json, event)
+            if not args.quiet:
+                text = layout_text(event.result)
+                progress.message(
+                    f"== {event.result.image} ({len(event.result.lines)} lines)\n{text}", sys.stdout
+                )
+        progress(event)
+
+    return on_event
+
+
+def _write_page_json(folder: Path, event: PageDone) -> None:
+    stem = event.path.stem if event.count == 1 else f"{event.path.stem}_p{event.index + 1}"
+    data = event.result.to_json()
+    data["image"] = str(event.path)
+    if event.count > 1:
+        data["page"] = event.index + 1
+    (folder / f"{stem}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def print_summary(summary: BatchSummary, stream: TextIO | None = None) -> None:
+    """Files ok and failed (with causes), skipped, pages, lines, seconds, images/s."""
+    out = stream or sys.stderr
+    print(
+        f"\n{len(summary.ok)} files ok, {len(summary.failed)} failed, {len(summary.pending)} pending, "
+        f"{len(summary.skipped)} skipped; {summary.pages} pages, {summary.lines} lines; "
+        f"{summary.pages_sent} pages sent in {summary.seconds:.1f} s ({summary.images_per_s:.2f} images/s)",
+        file=out,
+    )
+    for path, cause in summary.failed:
+        print(f"  failed:  {path}: {cause}", file=out)
+    for path, reason in summary.skipped:
+        print(f"  skipped: {path}: {reason}", file=out)
+    if summary.stopped:
+        print(f"  stopped early: {summary.stopped} (run again with --resume to continue)", file=out)
+
+
 def run(args: argparse.Namespace) -> int:
-    failed = 0
+    formats = _formats(args.format)
     if args.json:
         args.json.mkdir(parents=True, exist_ok=True)
-    try:
-        with server_url(args.server) as url, OcrClient(url, timeout_s=args.timeout) as client:
-            client.connect()
-
-            def one(path: Path) -> PageResult:
-                return client.recognize(path.read_bytes(), name=str(path))
-
-            with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-                futures = [(path, pool.submit(one, path)) for path in args.files]
-                for path, future in futures:
-                    try:
-                        page = future.result()
-                    except (ScannerError, OSError) as exc:
-                        failed += 1
-                        print(f"{path}: FAILED: {exc}", file=sys.stderr)
-                        continue
-                    print(f"== {path} ({len(page.lines)} lines, {page.elapsed_ms:.0f} ms)")
-                    print(page.text)
-                    if args.json:
-                        out = args.json / f"{path.stem}.json"
-                        out.write_text(
-                            json.dumps(page.to_json(), ensure_ascii=False, indent=1), encoding="utf-8"
-                        )
-    except ScannerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 1 if failed else 0
+    with contextlib.ExitStack() as stack:
+        out = args.out or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="scanner-app-")))
+        store_path = out / STORE_NAME
+        if args.out and store_path.exists() and not (args.resume or args.fresh):
+            print(
+                f"error: {out} already holds a batch; pass --resume to continue it or --fresh to start over",
+                file=sys.stderr,
+            )
+            return 2
+        progress = ProgressPrinter()
+        try:
+            client = stack.enter_context(recognizer(args.server, _options(args)))
+            summary = run_batch(
+                args.paths,
+                out,
+                client.recognize,
+                jobs=max(1, args.jobs),
+                on_event=_page_printer(args, progress),
+                resume=not args.fresh,
+            )
+        except ScannerError as exc:
+            progress.close()
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        progress.close()
+        if args.out and formats:
+            with BatchStore(store_path) as store:
+                written = export_store(store, out, formats)
+            print(f"Results in {store_path}; exports: {', '.join(p.name for p in written)}", file=sys.stderr)
+        print_summary(summary)
+    return 1 if summary.failed or summary.pending or summary.stopped else 0
