@@ -24,13 +24,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serving import pipeline_throughput
 
 from scanner_app.commands.scan import server_url
-from scanner_app.samples import distinct_receipts, encode
+from scanner_app.samples import distinct_receipts, encode, render_text_lines
 
 
-def make_folder(folder: Path, count: int, seed: int) -> list[Path]:
-    """`count` distinct rendered receipts as JPEG files (a few templates, reused with new names)."""
+def make_folder(folder: Path, count: int, seed: int, small: bool = False) -> list[Path]:
+    """`count` rendered receipts as JPEG files (20 templates, each file's bytes made unique).
+
+    ``small``: one-line notes instead of receipts, for the memory run over many files."""
     folder.mkdir(parents=True, exist_ok=True)
-    templates = [encode(doc.image, "JPEG") for doc in distinct_receipts(min(count, 20), seed=seed)]
+    if small:
+        docs = [render_text_lines([f"NOTE {seed}-{i:03d} PAID {i}.00"]) for i in range(20)]
+    else:
+        docs = distinct_receipts(min(count, 20), seed=seed)
+    templates = [encode(doc.image, "JPEG") for doc in docs]
     paths = []
     for i in range(count):
         path = folder / f"receipt{i:04d}.jpg"
@@ -43,7 +49,7 @@ def make_folder(folder: Path, count: int, seed: int) -> list[Path]:
 def run_cli(folder: Path, out: Path, url: str, jobs: int) -> tuple[float, int]:
     """Seconds for the CLI to finish the folder, and its exit code."""
     command = [sys.executable, "-m", "scanner_app.cli", "scan", str(folder), "--server", url]
-    command += ["--out", str(out), "--jobs", str(jobs), "--format", "json,csv"]
+    command += ["--out", str(out), "--jobs", str(jobs), "--format", "json,csv", "--quiet"]
     started = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode not in (0, 1):
@@ -68,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         window = max(10.0, cli_seconds)
         loadgen_rate = pipeline_throughput(url, payloads, args.jobs, window)
 
-        make_folder(root / "many", args.memory_images, seed=9)
+        make_folder(root / "many", args.memory_images, seed=9, small=True)
         mem_seconds, mem_code = run_cli(root / "many", root / "out-many", url, args.jobs)
         peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 

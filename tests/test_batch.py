@@ -241,7 +241,7 @@ def test_killed_run_resumes_without_loss_or_duplicates(triton: EmbeddedServer, t
 
 
 def test_server_killed_mid_batch_then_back(model_repository: Path, tmp_path: Path) -> None:
-    truth = line_images(tmp_path / "in", 24)
+    truth = line_images(tmp_path / "in", 60)  # the issue asks for a 60-image batch
     server = EmbeddedServer(default_repository(), grpc_port=0, http_port=0, metrics_port=0,
                             log_path=tmp_path / "server.log")  # fmt: skip
     with server, BatchStore(tmp_path / "out" / STORE_NAME) as store:

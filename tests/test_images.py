@@ -358,3 +358,19 @@ def test_wire_encoding_of_a_photo_is_jpeg_and_large_ones_are_downscaled(tmp_path
     assert (wire.format, wire.width, wire.height) == ("JPEG", round(300 / wire.scale), images.WIRE_MAX_SIDE)
     assert wire.scale == pytest.approx(5000 / images.WIRE_MAX_SIDE)
     assert decode_image(wire.data).shape == (wire.height, wire.width, 3)
+
+
+def test_plain_jpeg_and_png_are_sent_as_their_own_bytes(tmp_path: Path) -> None:
+    _marked((64, 48)).save(tmp_path / "plain.jpg", quality=90)
+    _marked((64, 48)).save(tmp_path / "plain.png")
+    for name in ("plain.jpg", "plain.png"):
+        (page,) = iter_pages(tmp_path / name)
+        wire = encode_for_wire(page)
+        assert wire.data == (tmp_path / name).read_bytes() and wire.scale == 1.0
+    exif = Image.Exif()
+    exif[0x0112] = 3  # upside down: same size, so only the tag tells
+    _marked((64, 48)).save(tmp_path / "turned.jpg", exif=exif)
+    _marked((64, 48)).convert("CMYK").save(tmp_path / "cmyk.jpg")
+    for name in ("turned.jpg", "cmyk.jpg"):
+        (page,) = iter_pages(tmp_path / name)
+        assert page.original is None and encode_for_wire(page).data != (tmp_path / name).read_bytes()

@@ -13,7 +13,7 @@ import stat
 import struct
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +56,9 @@ class Page:
     index: int
     count: int
     image: Image.Image
+    # The file's own bytes when the server reads them exactly as this page (a single upright
+    # JPEG or PNG within the wire size): sent as they are, with no re-encoding on the client.
+    original: bytes | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -71,7 +74,7 @@ class WireImage:
     width: int
     height: int
     scale: float
-    format: str  # "JPEG" or "PNG"
+    format: str  # "JPEG" or "PNG", or "ORIGINAL" for the file's own bytes
 
 
 def _fail(path: Path, cause: str) -> UnreadableFile:
@@ -205,7 +208,17 @@ def _image_pages(path: Path) -> Iterator[Page]:
                 if isinstance(exc, ValueError) and "conversion" in str(exc):
                     raise _fail(path, f"{where}colour mode {image.mode} is not supported") from None
                 raise _fail(path, f"{where}corrupt or truncated image data ({exc})") from None
-            yield Page(path, index, count, rgb)
+            yield Page(path, index, count, rgb, _sendable_as_is(path, image, rgb, count))
+
+
+def _sendable_as_is(path: Path, image: ImageFile.ImageFile, rgb: Image.Image, count: int) -> bytes | None:
+    """The file's bytes if sending them unchanged gives the server this very page, else None."""
+    if count != 1 or image.format not in ("JPEG", "PNG") or image.mode not in ("RGB", "L"):
+        return None
+    if image.getexif().get(ExifTags.Base.Orientation, 1) != 1 or max(rgb.size) > WIRE_MAX_SIDE:
+        return None
+    data = path.read_bytes()
+    return data if len(data) <= MAX_IMAGE_BYTES else None
 
 
 def iter_pages(path: Path) -> Iterator[Page]:
@@ -234,11 +247,14 @@ def count_pages(path: Path) -> int:
 def encode_for_wire(page: Page) -> WireImage:
     """Encode a page for the server, never as raw pixels.
 
-    Long side above WIRE_MAX_SIDE: downscaled (``scale`` > 1). A clean document (at most 256
+    A single upright JPEG or PNG within the wire size goes as the file's own bytes (no loss, no
+    work). Long side above WIRE_MAX_SIDE: downscaled (``scale`` > 1). A clean document (at most 256
     colours, one of them - the paper - on at least half the pixels: rendered pages, bitonal scans):
     PNG, lossless and 3-9x smaller than JPEG there; grey-only pages as 8-bit L. Anything else
     (photos, scans with paper noise): JPEG, ~3x smaller than PNG there and 10-100x faster to encode.
     """
+    if page.original is not None:
+        return WireImage(page.original, page.image.width, page.image.height, 1.0, "ORIGINAL")
     image = page.image if page.image.mode == "RGB" else to_rgb(page.image)
     width, height = image.size
     scale = 1.0
