@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from scanner_app.contract import DETECTION_MODEL, ONNX_MODELS, RECOGNITION_MODEL
-from scanner_app.server import embedded, shm
+from scanner_app.server import shm, triton_install
 from scanner_app.server.embedded import EmbeddedServer, ServerStartError, check_repository
 
 READY_S = 120.0
@@ -26,7 +26,7 @@ READY_S = 120.0
 
 def _triton_available() -> bool:
     try:
-        embedded.find_triton()
+        triton_install.find_triton()
     except ServerStartError:
         return False
     return True
@@ -214,10 +214,10 @@ def test_cleanup_stale_shm_removes_only_unused_regions() -> None:
     held.write_bytes(b"\0" * 64)
     try:
         with open(held, "rb"):  # a live process (this one) has it open
-            removed = embedded.cleanup_stale_shm()
+            removed = shm.cleanup_stale_shm()
             assert stale in removed and not stale.exists()
             assert held.exists() and held not in removed
-        assert embedded.cleanup_stale_shm([held]) == [held]
+        assert shm.cleanup_stale_shm([held]) == [held]
     finally:
         stale.unlink(missing_ok=True)
         held.unlink(missing_ok=True)
@@ -236,23 +236,23 @@ def test_missing_models_error(tmp_path: Path) -> None:
 
 
 def test_no_bundled_server_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(embedded.platform, "machine", lambda: "arm64")
+    monkeypatch.setattr(triton_install.platform, "machine", lambda: "arm64")
     with pytest.raises(ServerStartError, match="--server HOST:PORT"):
-        embedded.find_triton()
+        triton_install.find_triton()
     monkeypatch.undo()
-    monkeypatch.setattr(embedded.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(triton_install.importlib.util, "find_spec", lambda name: None)
     if sys.platform.startswith("linux"):
         with pytest.raises(ServerStartError, match="nvidia-pytriton"):
-            embedded.find_triton()
+            triton_install.find_triton()
 
 
 @needs_triton
 def test_backend_dir_is_reused(cache_dir: Path) -> None:
-    install = embedded.find_triton()
-    first = embedded.prepare_backend_dir(install, cache_dir)
+    install = triton_install.find_triton()
+    first = triton_install.prepare_backend_dir(install, cache_dir)
     stub = first / "python" / install.stub.name
     inode = stub.stat().st_ino
-    assert embedded.prepare_backend_dir(install, cache_dir) == first
+    assert triton_install.prepare_backend_dir(install, cache_dir) == first
     assert stub.stat().st_ino == inode and os.access(stub, os.X_OK)
 
 

@@ -9,11 +9,11 @@ import io
 import os
 import struct
 import time
-import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
+from filegen import png_claiming
 from PIL import Image
 
 from scanner_app import contract, samples
@@ -53,21 +53,6 @@ def _refused(path: Path, *words: str) -> str:
     for word in words:
         assert word in message, message
     return message
-
-
-def _png_chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def _png_claiming(width: int, height: int) -> bytes:
-    """A tiny PNG whose header claims width x height RGB pixels (its data stops after a few rows)."""
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + _png_chunk(b"IHDR", header)
-        + _png_chunk(b"IDAT", zlib.compress(b"\0" * 1000))
-        + _png_chunk(b"IEND", b"")
-    )
 
 
 def _pdf(objects: list[bytes], trailer: bytes = b"") -> bytes:
@@ -242,14 +227,14 @@ def test_unreadable_files_are_refused_with_the_cause(tmp_path: Path) -> None:
 
 def test_size_limits_are_checked_before_decoding(tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.png"
-    bomb.write_bytes(_png_claiming(30000, 30000))  # 2.7 GB of pixels in 100 bytes
+    bomb.write_bytes(png_claiming(30000, 30000))  # 2.7 GB of pixels in 100 bytes
     started = time.perf_counter()
     _refused(bomb, "too large", f"{contract.MAX_IMAGE_PIXELS:,}")
     assert time.perf_counter() - started < 1.0
     with pytest.raises(UnreadableFile, match="too large"):
         count_pages(bomb)
     wide = tmp_path / "wide.png"
-    wide.write_bytes(_png_claiming(contract.MAX_IMAGE_SIDE + 1, 2))  # few pixels, one side too long
+    wide.write_bytes(png_claiming(contract.MAX_IMAGE_SIDE + 1, 2))  # few pixels, one side too long
     _refused(wide, "too large", f"{contract.MAX_IMAGE_SIDE + 1}x2")
     big = tmp_path / "big.png"
     with open(big, "wb") as f:  # sparse: no data written

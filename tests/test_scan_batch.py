@@ -6,15 +6,14 @@ import csv
 import json
 import os
 import signal
-import struct
 import subprocess
 import sys
 import time
-import zlib
 from pathlib import Path
 
 import pypdfium2
 import pytest
+from filegen import png_claiming
 from PIL import Image
 
 from scanner_app.core.store import STORE_NAME, BatchStore
@@ -35,21 +34,6 @@ def _page(*lines: str) -> Image.Image:
     return render_text_lines(list(lines)).image
 
 
-def _png_claiming(width: int, height: int) -> bytes:
-    """A tiny PNG whose header claims width x height pixels: a decompression bomb's shape."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(b"\0" * 1000))
-        + chunk(b"IEND", b"")
-    )
-
-
 def _make_folder(folder: Path) -> None:
     folder.mkdir()
     for i in range(GOOD):
@@ -62,7 +46,7 @@ def _make_folder(folder: Path) -> None:
     whole = encode(_page("TRUNCATED FILE 123"), "JPEG")
     (hostile / "truncated.jpg").write_bytes(whole[: len(whole) // 2])
     (hostile / "notes.png").write_bytes(b"Just some text that is not an image at all.\n" * 30)
-    (hostile / "bomb.png").write_bytes(_png_claiming(30000, 30000))
+    (hostile / "bomb.png").write_bytes(png_claiming(30000, 30000))
     pages = [_page(f"PDF PAGE {n} OF THREE") for n in (1, 2, 3)]
     pages[0].save(hostile / "three.pdf", save_all=True, append_images=pages[1:], resolution=200)
     tiff = [_page(f"TIFF PAGE {n} OF TWO") for n in (1, 2)]

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TextIO
 
 from scanner_app.commands.progress import ProgressPrinter
-from scanner_app.core.batch import BatchSummary, PageDone, run_batch
+from scanner_app.core.batch import run_batch
+from scanner_app.core.batch_events import BatchSummary, PageDone
 from scanner_app.core.batch_export import export_store
 from scanner_app.core.client import ClientOptions, OcrClient
 from scanner_app.core.endpoints import EndpointPool

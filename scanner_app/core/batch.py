@@ -22,6 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scanner_app.core import images
+from scanner_app.core.batch_events import (
+    BatchFinished,
+    BatchSummary,
+    Event,
+    FileDone,
+    FileFailed,
+    FileStarted,
+    PageDone,
+    Progress,
+    RunStopped,
+    ServerWaiting,
+)
 from scanner_app.core.errors import (
     ClientConfigError,
     ServerContractError,
@@ -38,89 +50,6 @@ Recognize = Callable[[bytes, str], PageResult]
 # Every file would meet these the same way: the run stops and files stay queued.
 _FATAL = (ServerContractError, TlsError, ClientConfigError, sqlite3.Error)
 POISON_TIMEOUTS = 3  # a page timing out this often while other pages succeed fails its file
-
-
-@dataclass(frozen=True)
-class BatchSummary:
-    """Where the batch stands after a run: files over the whole store, timing of this run."""
-
-    ok: tuple[Path, ...]
-    failed: tuple[tuple[Path, str], ...]  # (file, cause)
-    pending: tuple[Path, ...]  # still queued: cancelled, or the server was lost
-    skipped: tuple[tuple[Path, str], ...]  # (path, reason): never added to the batch
-    pages: int  # pages stored
-    lines: int  # lines stored
-    pages_sent: int  # pages recognised in this run
-    seconds: float  # this run's wall time
-    stopped: str | None  # None when the run went to the end, else why it stopped
-
-    @property
-    def images_per_s(self) -> float:
-        return self.pages_sent / self.seconds if self.seconds > 0 else 0.0
-
-
-@dataclass(frozen=True)
-class FileStarted:
-    file_id: int
-    path: Path
-
-
-@dataclass(frozen=True)
-class PageDone:
-    file_id: int
-    path: Path
-    index: int  # 0-based
-    count: int  # pages in the file
-    result: PageResult  # boxes in the page's own pixels
-
-
-@dataclass(frozen=True)
-class FileDone:
-    file_id: int
-    path: Path
-    pages: int
-
-
-@dataclass(frozen=True)
-class FileFailed:
-    file_id: int
-    path: Path
-    cause: str
-
-
-@dataclass(frozen=True)
-class ServerWaiting:
-    """The server is unavailable; this page is sent again in ``retry_in`` seconds."""
-
-    cause: str
-    attempt: int
-    retry_in: float
-    waited: float  # seconds since the outage began
-
-
-@dataclass(frozen=True)
-class RunStopped:
-    """The run stops early (cancelled, server gone past patience, server/TLS/setup error, store error)."""
-
-    reason: str  # also BatchSummary.stopped
-
-
-@dataclass(frozen=True)
-class Progress:
-    done: int
-    failed: int
-    total: int  # files in the store
-    pages: int
-    lines: int
-    elapsed: float  # seconds in this run
-
-
-@dataclass(frozen=True)
-class BatchFinished:
-    summary: BatchSummary
-
-
-Event = FileStarted | PageDone | FileDone | FileFailed | ServerWaiting | RunStopped | Progress | BatchFinished
 
 
 class _Stopped(Exception):
