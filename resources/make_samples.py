@@ -2,7 +2,8 @@
 
 Usage: python resources/make_samples.py
 
-Installs Debian's fonts-dejavu-core first when the font is missing and this runs as root with apt-get.
+Installs Debian's fonts-dejavu-core (and fonts-noto-cjk, for the Chinese VAT invoices the fields
+tests render) first when a font is missing and this runs as root with apt-get.
 """
 
 from __future__ import annotations
@@ -18,7 +19,15 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "resources" / "samples"
 sys.path.insert(0, str(ROOT))
 
-from scanner_app import samples  # noqa: E402
+from scanner_app import samples, samples_invoices  # noqa: E402
+
+
+def _apt_install(package: str) -> None:
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "--no-install-recommends", package]
+    if subprocess.run(install, env=env).returncode != 0:
+        subprocess.run(["apt-get", "update"], env=env, check=True)
+        subprocess.run(install, env=env, check=True)
 
 
 def ensure_font() -> None:
@@ -30,17 +39,27 @@ def ensure_font() -> None:
     except FileNotFoundError:
         if os.geteuid() != 0 or shutil.which("apt-get") is None:
             raise
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "--no-install-recommends", "fonts-dejavu-core"]
-    if subprocess.run(install, env=env).returncode != 0:
-        subprocess.run(["apt-get", "update"], env=env, check=True)
-        subprocess.run(install, env=env, check=True)
+    _apt_install("fonts-dejavu-core")
     samples.find_font()
     samples.find_font(bold=True)
 
 
+def ensure_cjk_font() -> None:
+    """Install fonts-noto-cjk with apt-get if no Simplified Chinese font is found and we may."""
+    try:
+        samples_invoices.find_cjk_font()
+        return
+    except FileNotFoundError:
+        if os.geteuid() != 0 or shutil.which("apt-get") is None:
+            raise
+    _apt_install(samples_invoices.CJK_FONT_PACKAGE)
+    samples_invoices.find_cjk_font.cache_clear()
+    samples_invoices.find_cjk_font()
+
+
 def main() -> None:
     ensure_font()
+    ensure_cjk_font()
     OUT.mkdir(parents=True, exist_ok=True)
     doc = samples.render_invoice(seed=0)
     # Grayscale PNG: the page has no colour, and it keeps the file small.

@@ -6,9 +6,9 @@ import argparse
 import sys
 
 from scanner_app import __version__
-from scanner_app.commands import models, scan, serve
+from scanner_app.commands import bench, gui, models, scan, serve
 
-COMMANDS = {"scan": scan, "serve": serve, "models": models}
+COMMANDS = {"scan": scan, "serve": serve, "models": models, "gui": gui, "bench": bench}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -48,6 +48,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="client certificate (mutual TLS)")
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="client private key (mutual TLS)")
     parser.add_argument("--quiet", action="store_true", help="no recognised text on stdout")
+    parser.add_argument(
+        "--fields",
+        action="store_true",
+        help="also extract invoice fields (vendor, date, number, amounts): added to the JSON outputs, "
+        "and results_fields.csv (a reimbursement sheet) with the CSV exports",
+    )
 
 
 @contextlib.contextmanager
@@ -100,7 +106,7 @@ def _page_printer(args: argparse.Namespace, progress: ProgressPrinter) -> Callab
     def on_event(event: object) -> None:
         if isinstance(event, PageDone):
             if args.json:
-                _write_page_json(args.json, event)
+                _write_page_json(args.json, event, getattr(args, "fields", False))
             if not args.quiet:
                 text = layout_text(event.result)
                 progress.message(
@@ -111,12 +117,16 @@ def _page_printer(args: argparse.Namespace, progress: ProgressPrinter) -> Callab
     return on_event
 
 
-def _write_page_json(folder: Path, event: PageDone) -> None:
+def _write_page_json(folder: Path, event: PageDone, fields: bool = False) -> None:
     stem = event.path.stem if event.count == 1 else f"{event.path.stem}_p{event.index + 1}"
     data = event.result.to_json()
     data["image"] = str(event.path)
     if event.count > 1:
         data["page"] = event.index + 1
+    if fields:
+        from scanner_app.core.fields.cli_export import page_fields_json
+
+        data.update(page_fields_json(event.result))
     (folder / f"{stem}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
@@ -168,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         progress.close()
         if args.out and formats:
             with BatchStore(store_path) as store:
-                written = export_store(store, out, formats)
+                written = export_store(store, out, formats, fields=getattr(args, "fields", False))
             print(f"Results in {store_path}; exports: {', '.join(p.name for p in written)}", file=sys.stderr)
         print_summary(summary)
     return 1 if summary.failed or summary.pending or summary.stopped else 0

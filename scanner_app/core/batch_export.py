@@ -41,6 +41,15 @@ def page_images(source: str) -> Iterator[Image.Image]:
         yield page.image
 
 
-def export_store(store: BatchStore, out_dir: Path, formats: Sequence[str]) -> list[Path]:
-    """Write the requested formats of everything in the store into ``out_dir``."""
-    return export(documents(store), out_dir, formats, page_images=page_images)
+def export_store(
+    store: BatchStore, out_dir: Path, formats: Sequence[str], fields: bool = False
+) -> list[Path]:
+    """Write the requested formats of everything in the store into ``out_dir``. With ``fields``,
+    each page's invoice fields join the JSON exports and ``results_fields.csv`` (the reimbursement
+    sheet) joins the CSV ones."""
+    docs = documents(store)
+    if not fields:
+        return export(docs, out_dir, formats, page_images=page_images)
+    from scanner_app.core.fields.cli_export import export_fields  # only when asked for
+
+    return export_fields(docs, out_dir, formats, page_images)

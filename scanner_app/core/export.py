@@ -129,17 +129,23 @@ def write_txt(docs: Iterable[DocumentResult], path: str | os.PathLike[str]) -> P
     return Path(path)
 
 
-def _page_json(page: PageResult, n: int) -> dict[str, Any]:
-    return {**page.to_json(), "page": n}
+PageExtra = Callable[[PageResult], dict[str, Any]]
 
 
-def write_json(docs: Iterable[DocumentResult], path: str | os.PathLike[str]) -> Path:
-    """One JSON document: ``{"files": [{"source", "error", "pages": [page JSON + "page": n]}]}``."""
+def _page_json(page: PageResult, n: int, extra: PageExtra | None = None) -> dict[str, Any]:
+    return {**page.to_json(), "page": n, **(extra(page) if extra else {})}
+
+
+def write_json(
+    docs: Iterable[DocumentResult], path: str | os.PathLike[str], page_extra: PageExtra | None = None
+) -> Path:
+    """One JSON document: ``{"files": [{"source", "error", "pages": [page JSON + "page": n]}]}``;
+    ``page_extra(page)`` adds keys to each page (e.g. ``"fields"``)."""
     files = [
         {
             "source": doc.source,
             "error": doc.error,
-            "pages": [_page_json(page, n) for n, page in enumerate(doc.pages, 1)],
+            "pages": [_page_json(page, n, page_extra) for n, page in enumerate(doc.pages, 1)],
         }
         for doc in docs
     ]
@@ -149,12 +155,14 @@ def write_json(docs: Iterable[DocumentResult], path: str | os.PathLike[str]) -> 
     return Path(path)
 
 
-def write_jsonl(docs: Iterable[DocumentResult], path: str | os.PathLike[str]) -> Path:
+def write_jsonl(
+    docs: Iterable[DocumentResult], path: str | os.PathLike[str], page_extra: PageExtra | None = None
+) -> Path:
     """One JSON object a line: ``{"source", "error", page JSON, "page": n}`` per page; a file
     without pages (failed) is one line ``{"source", "error", "page": null}``."""
     with _open_atomic(path) as handle:
         for doc in docs:
-            records = [{"source": doc.source, "error": doc.error, **_page_json(p, n)}
+            records = [{"source": doc.source, "error": doc.error, **_page_json(p, n, page_extra)}
                        for n, p in enumerate(doc.pages, 1)]  # fmt: skip
             for record in records or [{"source": doc.source, "error": doc.error, "page": None}]:
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -225,13 +233,15 @@ def export(
     formats: Iterable[str],
     stem: str = "results",
     page_images: PageImages | None = None,
+    page_extra: PageExtra | None = None,
 ) -> list[Path]:
     """Write ``docs`` in each of ``formats`` (txt, json, jsonl, csv, pdf) under ``out_dir``.
 
     txt/json/jsonl: ``<stem>.<ext>``; csv: ``<stem>_lines.csv`` and ``<stem>_files.csv``; pdf: one
     searchable PDF per file with pages, ``pdf/<source stem>.pdf`` (``_2``... when stems repeat),
     made from ``page_images(source)`` (the page images, in order; a count that differs from the
-    result's pages raises ValueError); skipped when ``page_images`` is None. Returns the paths written.
+    result's pages raises ValueError); skipped when ``page_images`` is None. ``page_extra(page)``
+    adds keys to each page of the JSON and JSON Lines exports. Returns the paths written.
     """
     wanted = list(dict.fromkeys(f.lower() for f in formats))
     unknown = sorted(set(wanted) - set(FORMATS))
@@ -243,9 +253,9 @@ def export(
         if fmt == "txt":
             written.append(write_txt(docs, out / f"{stem}.txt"))
         elif fmt == "json":
-            written.append(write_json(docs, out / f"{stem}.json"))
+            written.append(write_json(docs, out / f"{stem}.json", page_extra))
         elif fmt == "jsonl":
-            written.append(write_jsonl(docs, out / f"{stem}.jsonl"))
+            written.append(write_jsonl(docs, out / f"{stem}.jsonl", page_extra))
         elif fmt == "csv":
             written.append(write_csv_lines(docs, out / f"{stem}_lines.csv"))
             written.append(write_csv_files(docs, out / f"{stem}_files.csv"))

@@ -1,7 +1,8 @@
-"""Launch the `tritonserver` bundled in the `nvidia-pytriton` wheel, on loopback only.
+"""Launch the `tritonserver` bundled in the `nvidia-pytriton` wheel (loopback unless told otherwise).
 
 `with EmbeddedServer(repository) as server:` starts it and waits until every model is ready;
-`server.grpc_url` is then the address for tritonclient.grpc.
+`server.grpc_url` is then the address for tritonclient.grpc. `listen=plan_listen(...)`
+(scanner_app.server.listen) puts gRPC on another address, with TLS unless explicitly insecure.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from typing import IO
 import scanner_app
 from scanner_app.contract import ONNX_MODELS
 from scanner_app.server import shm
-from scanner_app.server.ports import LOOPBACK, resolve_ports
+from scanner_app.server.listen import LOOPBACK_PLAN, ListenPlan
+from scanner_app.server.ports import resolve_ports
 from scanner_app.server.triton_install import (
     ServerStartError,
     TritonInstall,
@@ -60,8 +62,6 @@ def check_repository(repository: Path, onnx_models: Sequence[str] = ONNX_MODELS)
 class EmbeddedServer:
     """One `tritonserver` process of ours: start, wait until ready, stop without leftovers."""
 
-    host = LOOPBACK
-
     def __init__(
         self,
         repository: Path,
@@ -78,8 +78,13 @@ class EmbeddedServer:
         onnx_models: Sequence[str] = ONNX_MODELS,
         ready_timeout: float = 120.0,
         cache_dir: Path | None = None,
+        listen: ListenPlan = LOOPBACK_PLAN,
     ) -> None:
-        """`*_port` 0 picks a free port; `onnx_models` are the models whose model.onnx must exist."""
+        """`*_port` 0 picks a free port; `onnx_models` are the models whose model.onnx must exist.
+
+        `listen` (scanner_app.server.listen.plan_listen) says where each endpoint listens and
+        whether gRPC uses TLS; the default is 127.0.0.1 for all three, no TLS.
+        """
         self.repository = Path(repository).absolute()
         self.requested_ports = {"gRPC": grpc_port, "HTTP": http_port, "metrics": metrics_port}
         self.ports = dict(self.requested_ports)
@@ -92,6 +97,7 @@ class EmbeddedServer:
         self.onnx_models = tuple(onnx_models)
         self.ready_timeout = ready_timeout
         self.cache_dir = cache_dir or default_cache_dir()
+        self.listen = listen
         self._proc: subprocess.Popen[bytes] | None = None
         self._log_file: IO[bytes] | None = None
         self._echo_thread: threading.Thread | None = None
@@ -100,19 +106,24 @@ class EmbeddedServer:
 
     # Endpoints -----------------------------------------------------------------------------
     @property
+    def host(self) -> str:
+        """The address this machine reaches the gRPC endpoint on (127.0.0.1 for 0.0.0.0)."""
+        return self.listen.connect_host("gRPC")
+
+    @property
     def grpc_url(self) -> str:
-        """host:port for tritonclient.grpc."""
+        """host:port for tritonclient.grpc (TLS when self.listen.tls is set)."""
         return f"{self.host}:{self.ports['gRPC']}"
 
     @property
     def http_url(self) -> str:
         """http://host:port."""
-        return f"http://{self.host}:{self.ports['HTTP']}"
+        return f"http://{self.listen.connect_host('HTTP')}:{self.ports['HTTP']}"
 
     @property
     def metrics_url(self) -> str:
         """The Prometheus metrics page."""
-        return f"http://{self.host}:{self.ports['metrics']}/metrics"
+        return f"http://{self.listen.connect_host('metrics')}:{self.ports['metrics']}/metrics"
 
     @property
     def pid(self) -> int | None:
@@ -151,7 +162,7 @@ class EmbeddedServer:
         backends = prepare_backend_dir(install, self.cache_dir)
         shm.cleanup_stale_shm(on_message=self.on_message)
         self._regions_before = set(shm.list_regions())
-        self.ports = resolve_ports(self.requested_ports, self.on_message, self.host)
+        self.ports = resolve_ports(self.requested_ports, self.on_message, self.listen.hosts)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         out = subprocess.PIPE if self.echo else self._log_file
@@ -179,22 +190,16 @@ class EmbeddedServer:
         atexit.register(self.stop)
 
     def _command(self, install: TritonInstall, backends: Path) -> list[str]:
-        h, p = self.host, self.ports
         return [
             str(install.binary),
             f"--model-repository={self.repository}",
             f"--backend-directory={backends}",
             f"--model-config-name={self.model_config_name}",
-            f"--grpc-address={h}",
-            f"--grpc-port={p['gRPC']}",
-            f"--http-address={h}",
-            f"--http-port={p['HTTP']}",
-            f"--metrics-address={h}",
-            f"--metrics-port={p['metrics']}",
+            *self.listen.triton_args(self.ports),
             "--log-verbose=0",
             "--exit-on-error=true",
             "--strict-readiness=true",
-            "--model-control-mode=none",
+            "--model-control-mode=none",  # no client can load or unload models
             *self.extra_args,
         ]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import socket
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 LOOPBACK = "127.0.0.1"
 
@@ -32,22 +32,24 @@ def free_port(host: str = LOOPBACK, exclude: Iterable[int] = ()) -> int:
 
 
 def resolve_ports(
-    requested: dict[str, int],
+    requested: Mapping[str, int],
     on_message: Callable[[str], None],
-    host: str = LOOPBACK,
+    host: str | Mapping[str, str] = LOOPBACK,
 ) -> dict[str, int]:
     """Map each service name to its requested port, or a free one when it is 0 or busy.
 
-    A busy requested port is replaced and reported through `on_message`.
+    `host` is one address for all services, or each service's own. A busy requested port is
+    replaced and reported through `on_message`.
     """
     chosen: dict[str, int] = {}
     for name, port in requested.items():
+        where = host if isinstance(host, str) else host[name]
         taken = set(chosen.values())
-        if port and port not in taken and port_is_free(port, host):
+        if port and port not in taken and port_is_free(port, where):
             chosen[name] = port
             continue
-        new_port = free_port(host, exclude=taken | set(requested.values()))
+        new_port = free_port(where, exclude=taken | set(requested.values()))
         if port:
-            on_message(f"{name} port {port} on {host} is already in use; using port {new_port} instead.")
+            on_message(f"{name} port {port} on {where} is already in use; using port {new_port} instead.")
         chosen[name] = new_port
     return chosen

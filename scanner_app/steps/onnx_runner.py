@@ -32,7 +32,10 @@ class TritonPythonModel:
         options = ort.SessionOptions()
         options.intra_op_num_threads = int(parameter(config, "intra_op_threads", "1"))
         options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # Spinning pool threads steal the cores the other instances and steps need: off by default.
+        options.add_session_config_entry(
+            "session.intra_op.allow_spinning", parameter(config, "allow_spinning", "0")
+        )
         path = Path(args["model_repository"]) / args["model_version"] / "model.onnx"
         self.session = ort.InferenceSession(str(path), options, providers=_providers())
         self.input_name = config["input"][0]["name"]

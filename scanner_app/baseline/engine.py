@@ -1,0 +1,84 @@
+"""The in-process OCR of the model repository: the same ONNX models and settings the server uses."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from google.protobuf import text_format
+from tritonclient.grpc import model_config_pb2
+
+from scanner_app.contract import (
+    DETECTION_MODEL,
+    KEYS_FILE,
+    POSTPROCESS_MODEL,
+    PREPROCESS_MODEL,
+    RECOGNITION_MODEL,
+)
+from scanner_app.core.results import PageResult, TextLine
+from scanner_app.ocr.decode import decode_image
+from scanner_app.ocr.engine import InProcessEngine
+from scanner_app.ocr.params import DetParams, RecParams
+
+LOCAL_CONFIG = Path("configs") / "local.pbtxt"  # the embedded server's configs
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    """What the server's Python steps read from their configs, read from the same files."""
+
+    det: DetParams
+    rec: RecParams
+
+
+def _parameters(repository: Path, model: str) -> dict[str, str]:
+    path = repository / model / LOCAL_CONFIG
+    config = text_format.Parse(path.read_text(encoding="utf-8"), model_config_pb2.ModelConfig())
+    return {key: value.string_value for key, value in config.parameters.items()}
+
+
+def pipeline_settings(repository: Path) -> PipelineSettings:
+    """Detection sizes from ocr_preprocess's config, the recognition chunk from ocr_postprocess's."""
+    pre, post = _parameters(repository, PREPROCESS_MODEL), _parameters(repository, POSTPROCESS_MODEL)
+    det = DetParams()
+    det = DetParams(
+        limit_side_len=int(pre.get("det_limit_side_len", det.limit_side_len)),
+        min_side_len=int(pre.get("det_min_side_len", det.min_side_len)),
+        bucket_step=int(pre.get("det_bucket_step", det.bucket_step)),
+    )
+    return PipelineSettings(det=det, rec=RecParams(max_batch=int(post.get("rec_max_batch", "16"))))
+
+
+def build_engine(repository: Path, threads: int = 0) -> InProcessEngine:
+    """An InProcessEngine on the repository's model.onnx files; `threads` 0 is ONNX Runtime's default."""
+    repository = Path(repository)
+    models = (DETECTION_MODEL, RECOGNITION_MODEL)
+    missing = [m for m in models if not (repository / m / "1" / "model.onnx").is_file()]
+    if missing:
+        files = ", ".join(f"{m}/1/model.onnx" for m in missing)
+        raise FileNotFoundError(f"{repository} lacks {files}; run `scanner-app models fetch` first")
+    keys = json.loads((repository / RECOGNITION_MODEL / KEYS_FILE).read_text(encoding="utf-8"))
+    settings = pipeline_settings(repository)
+    return InProcessEngine(
+        str(repository / DETECTION_MODEL / "1" / "model.onnx"),
+        str(repository / RECOGNITION_MODEL / "1" / "model.onnx"),
+        keys,
+        det_params=settings.det,
+        rec_params=settings.rec,
+        threads=threads,
+    )
+
+
+def recognize(engine: InProcessEngine, data: bytes, name: str = "") -> PageResult:
+    """Decode the encoded image and read it; ImageDecodeError for bytes that are not a usable image."""
+    started = time.perf_counter()
+    image = decode_image(data)
+    lines = tuple(
+        TextLine(tuple((float(x), float(y)) for x, y in line.box), line.text, float(line.score))
+        for line in engine(image)
+    )
+    height, width = image.shape[:2]
+    elapsed_ms = (time.perf_counter() - started) * 1000.0
+    return PageResult(image=name, width=int(width), height=int(height), lines=lines, elapsed_ms=elapsed_ms)

@@ -1,0 +1,18 @@
+"""`scanner-app gui`: the desktop app (PySide6 is imported only when this command runs)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    from scanner_app.gui.app import add_arguments
+
+    parser = subparsers.add_parser("gui", help="open the desktop app (viewer, batches, server panel)")
+    add_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from scanner_app.gui.app import run as run_app
+
+    return run_app(args)

@@ -1,0 +1,141 @@
+"""Extracted invoice and receipt fields: values with confidence, source lines, checks and flags."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+LOW_CONFIDENCE = 0.6  # fields below this are flagged for review
+
+# Canonical field names, in the order panels and exports show them.
+COMMON_FIELDS = ("vendor", "address", "number", "date", "net", "tax", "tax_rate", "total", "currency")
+VAT_FIELDS = (
+    "invoice_code", "total_words", "buyer_name", "buyer_tax_id", "seller_name", "seller_tax_id",
+)  # fmt: skip
+FIELD_NAMES = COMMON_FIELDS + VAT_FIELDS
+REQUIRED_FIELDS = ("vendor", "date", "total")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One extracted value: normalised text (ISO date, ``1234.50``, ``13%``), its confidence in
+    0..1, the indices of the page lines it came from, and the raw text it was read from."""
+
+    name: str
+    value: str
+    confidence: float
+    lines: tuple[int, ...] = ()
+    raw: str = ""
+    edited: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "confidence": round(self.confidence, 3),
+            "lines": list(self.lines),
+            "raw": self.raw,
+            "edited": self.edited,
+        }
+
+    @classmethod
+    def from_json(cls, name: str, data: dict[str, Any]) -> Field:
+        return cls(
+            name=name,
+            value=str(data.get("value", "")),
+            confidence=float(data.get("confidence", 0.0)),
+            lines=tuple(int(i) for i in data.get("lines", ())),
+            raw=str(data.get("raw", "")),
+            edited=bool(data.get("edited", False)),
+        )
+
+
+@dataclass(frozen=True)
+class Check:
+    """A consistency check over fields (e.g. net + tax = total); ``ok`` False flags its fields."""
+
+    name: str
+    ok: bool
+    message: str
+    fields: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "ok": self.ok, "message": self.message, "fields": list(self.fields)}
+
+
+@dataclass(frozen=True)
+class InvoiceFields:
+    """All fields found on one page, the checks run on them, and the rules that applied."""
+
+    fields: dict[str, Field] = field(default_factory=dict)
+    checks: tuple[Check, ...] = ()
+    kind: str = "receipt"  # "receipt" | "invoice" | "vat_invoice"
+    language: str = "en"
+    template: str = ""  # name of the vendor template that matched, if any
+
+    def get(self, name: str) -> Field | None:
+        return self.fields.get(name)
+
+    def value(self, name: str) -> str:
+        f = self.fields.get(name)
+        return f.value if f else ""
+
+    def names(self) -> list[str]:
+        """Field names present, canonical ones first in their usual order."""
+        known = [n for n in FIELD_NAMES if n in self.fields]
+        return known + sorted(n for n in self.fields if n not in FIELD_NAMES)
+
+    def flags(self, name: str) -> list[str]:
+        """Why a field needs review: failed checks naming it, low confidence, or missing."""
+        out = [c.name for c in self.checks if not c.ok and name in c.fields]
+        f = self.fields.get(name)
+        if f is None or not f.value:
+            if name in REQUIRED_FIELDS:
+                out.append("missing")
+        elif not f.edited and f.confidence < LOW_CONFIDENCE:
+            out.append("low_confidence")
+        return out
+
+    def all_flags(self) -> list[str]:
+        """Every flag on the page as ``field:flag`` (for the reimbursement sheet)."""
+        names = list(dict.fromkeys([*self.names(), *REQUIRED_FIELDS]))
+        return [f"{n}:{flag}" for n in names for flag in self.flags(n)]
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.all_flags())
+
+    def with_value(self, name: str, value: str) -> InvoiceFields:
+        """A copy with one field set by a person (confidence 1, ``edited``); checks are re-run."""
+        from scanner_app.core.fields.checks import run_checks  # checks import this module
+
+        old = self.fields.get(name)
+        new = Field(name, value, 1.0, old.lines if old else (), old.raw if old else "", edited=True)
+        fields = {**self.fields, name: new}
+        return dataclasses.replace(self, fields=fields, checks=tuple(run_checks(fields, self.kind)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "language": self.language,
+            "template": self.template,
+            "fields": {n: self.fields[n].to_json() for n in self.names()},
+            "checks": [c.to_json() for c in self.checks],
+            "flags": self.all_flags(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> InvoiceFields:
+        fields = {n: Field.from_json(n, f) for n, f in data.get("fields", {}).items()}
+        checks = tuple(
+            Check(c["name"], bool(c["ok"]), c.get("message", ""), tuple(c.get("fields", ())))
+            for c in data.get("checks", ())
+        )
+        return cls(fields, checks, data.get("kind", "receipt"), data.get("language", "en"),
+                   data.get("template", ""))  # fmt: skip
+
+
+def merge_lines(*groups: Iterable[int]) -> tuple[int, ...]:
+    """Sorted unique line indices from several groups."""
+    return tuple(sorted({i for g in groups for i in g}))

@@ -1,0 +1,74 @@
+"""Start the desktop app: QApplication, translations, the server connection, the main window."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from scanner_app import __version__
+from scanner_app.gui.languages import LANGUAGES
+
+ORGANIZATION = APPLICATION = "scanner-app"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scanner-app gui", description="open the desktop app")
+    add_arguments(parser)
+    return parser
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE", help="images, PDFs or folders to open")
+    parser.add_argument("--server", action="append", metavar="HOST:PORT",
+                        help="a Triton server for this session; repeat for several (default: settings, "
+                        "else the embedded server)")  # fmt: skip
+    parser.add_argument("--lang", choices=sorted(LANGUAGES),
+                        help="UI language (default: settings, else the system's)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the app until its window closes; the exit code."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationVersion(__version__)
+    from scanner_app.gui.connection import ServerConnection  # after the app exists (QSettings)
+    from scanner_app.gui.i18n import Translations, configured_language
+    from scanner_app.gui.main_window import MainWindow
+
+    translations = Translations(app)
+    translations.install(args.lang or configured_language())
+    connection = ServerConnection(urls=args.server)
+    window = MainWindow(connection, translations=translations)
+    window.show()
+    _close_on_signals(window, QTimer(window))
+    connection.start()
+    if args.files:
+        files = list(args.files)
+        QTimer.singleShot(0, lambda: window.open_paths(files))
+    try:
+        return app.exec()
+    finally:
+        connection.shutdown()
+
+
+def _close_on_signals(window: object, ticker: object) -> None:
+    """Ctrl+C / SIGTERM close the window like its close button (batches stop, the server goes).
+
+    Python runs signal handlers only between bytecodes, so a timer gives it a chance to.
+    """
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, lambda *_: window.close())
+    ticker.timeout.connect(lambda: None)
+    ticker.start(250)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``scanner-app gui [FILE...] [--server HOST:PORT]... [--lang en|zh_CN]``."""
+    return run(build_parser().parse_args(list(argv) if argv is not None else None))

@@ -1,0 +1,339 @@
+"""The Batch tab: a queue table, overall progress, pause / resume / cancel, export (CONTRACTS C).
+
+The run itself is a BatchJob on its own thread (scanner_app.gui.batch_worker); this widget drains
+its events every ~100 ms into a RowBook and repaints the changed rows once per tick.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from scanner_app.core.batch_events import BatchFinished
+from scanner_app.core.batch_export import export_store
+from scanner_app.core.store import BatchStore
+from scanner_app.gui.background import Background
+from scanner_app.gui.batch_export_bar import ExportBar, parse_formats
+from scanner_app.gui.batch_rows import RowBook, RunTotals
+from scanner_app.gui.batch_table_model import PATH_ROLE, BatchTableModel
+from scanner_app.gui.batch_worker import BatchJob, Prepared, PrepareFailed, Preparing
+from scanner_app.gui.connection import ServerConnection
+
+DRAIN_INTERVAL_MS = 100
+DEFAULT_JOBS = 4
+
+
+def batches_root() -> Path:
+    """Where new batch folders go: QSettings "batch/folder", else AppDataLocation/batches."""
+    chosen = str(QSettings().value("batch/folder", "") or "")
+    if chosen:
+        return Path(chosen)
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "batches"
+
+
+def new_batch_folder(root: Path) -> Path:
+    """``root/<YYYYmmdd-HHMMSS>`` (with a suffix when that exists already)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folder, n = root / stamp, 1
+    while folder.exists():
+        n += 1
+        folder = root / f"{stamp}-{n}"
+    return folder
+
+
+class BatchPanel(QWidget):
+    """See CONTRACTS C. Also ``batch_finished(BatchSummary)`` and ``export_finished(list[Path] | str)``."""
+
+    open_requested = Signal(object, int)  # (path, page_index)
+    batch_finished = Signal(object)  # BatchSummary
+    export_finished = Signal(object)  # list[Path] written, or an error message
+
+    def __init__(self, connection: ServerConnection, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._connection = connection
+        self._job: BatchJob | None = None
+        self._store: BatchStore | None = None
+        self._stores: list[BatchStore] = []
+        self._folder: Path | None = None
+        self._book = RowBook()
+        self.model = BatchTableModel(self._book, self)
+        self._background = Background(self)
+        self._timer = QTimer(self)
+        self._timer.setInterval(DRAIN_INTERVAL_MS)
+        self._timer.timeout.connect(self._drain)
+        self._build()
+        self.export_bar.export_requested.connect(self.export_to)
+        self._update_controls()
+
+    # Layout -------------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        controls = QHBoxLayout()
+        self.add_folder_button = self._button(self.tr("Add folder..."), self._choose_folder, controls)
+        self.add_files_button = self._button(self.tr("Add files..."), self._choose_files, controls)
+        self.pause_button = self._button(self.tr("Pause"), self.pause, controls)
+        self.resume_button = self._button(self.tr("Resume"), self.resume, controls)
+        self.cancel_button = self._button(self.tr("Cancel"), self.cancel, controls)
+        self.continue_button = self._button(self.tr("Continue"), self.continue_batch, controls)
+        self.continue_button.setToolTip(self.tr("Run the files this batch still has queued"))
+        controls.addStretch(1)
+        self.store_folder_button = self._button(
+            self.tr("Batch folder..."), self._choose_batches_root, controls
+        )
+        self.store_folder_button.setToolTip(self.tr("Where new batches keep their results: {0}").format(
+            batches_root()))  # fmt: skip
+        controls.addWidget(QLabel(self.tr("Requests in flight:")))
+        self.jobs_spin = QSpinBox(self)
+        self.jobs_spin.setRange(1, 64)
+        self.jobs_spin.setValue(int(QSettings().value("batch/jobs", DEFAULT_JOBS) or DEFAULT_JOBS))
+        self.jobs_spin.valueChanged.connect(lambda n: QSettings().setValue("batch/jobs", n))
+        controls.addWidget(self.jobs_spin)
+        layout.addLayout(controls)
+
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.setColumnWidth(0, 280)
+        self.table.doubleClicked.connect(self._on_row_activated)
+        layout.addWidget(self.table, 1)
+
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        layout.addWidget(self.progress)
+        self.status_label = QLabel(self.tr("No batch yet: add a folder or files."), self)
+        self.status_label.setWordWrap(True)
+        layout.addWidget(self.status_label)
+        self.export_bar = ExportBar(self)
+        layout.addWidget(self.export_bar)
+
+    def _button(self, text: str, slot, layout: QHBoxLayout) -> QPushButton:
+        button = QPushButton(text, self)
+        button.clicked.connect(lambda: slot())
+        layout.addWidget(button)
+        return button
+
+    # Public API ---------------------------------------------------------------------------------
+    def store(self) -> BatchStore | None:
+        """The current batch's store (edits and exports); None before the first batch is prepared."""
+        return self._store
+
+    @property
+    def running(self) -> bool:
+        """True from start_batch until the run's last event was shown."""
+        return self._job is not None
+
+    @property
+    def totals(self) -> RunTotals:
+        return self._book.totals
+
+    @property
+    def folder(self) -> Path | None:
+        """The current batch's folder (its store and nothing else)."""
+        return self._folder
+
+    def start_batch(self, paths: Sequence[Path], folder: Path | None = None) -> None:
+        """Start a new batch of files and folders (recursive) in ``folder`` (default: a new folder)."""
+        if self._job is not None:
+            self.status_label.setText(self.tr("A batch is running: cancel it before starting another."))
+            return
+        self._folder = Path(folder) if folder is not None else new_batch_folder(batches_root())
+        self._store = None
+        recognize = self._connection.batch_recognizer().recognize
+        self._start_job(BatchJob(self._folder, recognize, list(paths), jobs=self.jobs_spin.value()))
+        self.status_label.setText(self.tr("Reading the files under {0}...").format(
+            ", ".join(str(p) for p in paths[:3])))  # fmt: skip
+
+    def continue_batch(self) -> None:
+        """Run the current batch's queued files again (after a cancel or a lost server)."""
+        if self._job is not None or self._store is None or self._folder is None:
+            return
+        recognize = self._connection.batch_recognizer().recognize
+        self._start_job(BatchJob(self._folder, recognize, store=self._store, jobs=self.jobs_spin.value()))
+
+    def pause(self) -> None:
+        if self._job is not None:
+            self._job.pause()
+            self.status_label.setText(self.tr("Paused: the pages in flight finish, no new page is sent."))
+        self._update_controls()
+
+    def resume(self) -> None:
+        if self._job is not None:
+            self._job.resume()
+        self._update_controls()
+
+    def cancel(self) -> None:
+        """Stop after the pages in flight; unfinished files stay queued (Continue runs them)."""
+        if self._job is not None:
+            self._job.cancel()
+            self.status_label.setText(self.tr("Cancelling: waiting for the pages in flight..."))
+        self._update_controls()
+
+    def export_to(self, folder: Path, formats: Sequence[str] | None = None) -> None:
+        """Export the current batch's results into ``folder`` (off the GUI thread)."""
+        store = self._store
+        chosen = tuple(formats) if formats else parse_formats(self.export_bar.formats())
+        if store is None:
+            self.export_bar.result.setText(self.tr("Nothing to export yet."))
+            return
+        self.export_bar.button.setEnabled(False)
+        self.export_bar.result.setText(self.tr("Exporting to {0}...").format(folder))
+        self._background.run(lambda: export_store(store, Path(folder), chosen), self._on_exported, "export")
+
+    def shutdown(self, timeout_s: float = 30.0) -> None:
+        """Cancel a running batch, wait for its pages in flight (up to ``timeout_s``), close the stores.
+
+        Call on app exit, before ServerConnection.shutdown(); what was recognised is already saved.
+        """
+        job, self._job = self._job, None
+        self._timer.stop()
+        if job is not None:
+            job.cancel()
+            job.join(timeout_s)
+        if job is None or not job.alive:
+            for store in self._stores:
+                store.close()
+            self._stores, self._store = [], None
+
+    # Internals ----------------------------------------------------------------------------------
+    def _start_job(self, job: BatchJob) -> None:
+        self._job = job
+        job.start()
+        self._timer.start()
+        self._update_controls()
+
+    def _choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a folder to read"))
+        if folder:
+            self.start_batch([Path(folder)])
+
+    def _choose_batches_root(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Keep new batches in"), str(batches_root()))
+        if folder:
+            QSettings().setValue("batch/folder", folder)
+            self.store_folder_button.setToolTip(self.tr("Where new batches keep their results: {0}").format(
+                folder))  # fmt: skip
+
+    def _choose_files(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Choose files to read"))
+        if files:
+            self.start_batch([Path(f) for f in files])
+
+    def _drain(self) -> None:
+        job = self._job
+        if job is None:
+            self._timer.stop()
+            return
+        changed: set[int] = set()
+        finished = None
+        for event in job.drain():
+            if isinstance(event, Prepared):
+                self._on_prepared(event)
+                changed.clear()
+            elif isinstance(event, Preparing):
+                self.status_label.setText(
+                    self.tr("Adding files: {0} of {1}...").format(event.added, event.found)
+                )
+            elif isinstance(event, PrepareFailed):
+                self.status_label.setText(event.message)
+                finished = finished or event
+            else:
+                index = self._book.apply(event)
+                if index is not None:
+                    changed.add(index)
+                if isinstance(event, BatchFinished):
+                    finished = event
+        self.model.rows_changed(changed)
+        self._show_totals()
+        if finished is not None:  # BatchFinished / PrepareFailed are a job's last events
+            self._finish(finished)
+
+    def _on_prepared(self, event: Prepared) -> None:
+        if event.store is not self._store:
+            self._stores.append(event.store)
+        self._store = event.store
+        self._book.load(event.records, event.known)
+        self._book.totals.skipped = event.skipped
+        self.model.reload()
+
+    def _finish(self, finished: object) -> None:
+        self._timer.stop()
+        self._job = None
+        self._book.requeue_unfinished()
+        self.model.rows_changed(range(len(self._book.rows)))
+        self._show_totals()
+        self._update_controls()
+        if isinstance(finished, BatchFinished):
+            self.batch_finished.emit(finished.summary)
+
+    def _show_totals(self) -> None:
+        t = self._book.totals
+        finished = t.done + t.failed
+        self.progress.setRange(0, max(1, t.total))
+        self.progress.setValue(finished)
+        text = self.tr("{0} of {1} files, {2} failed; {3} pages, {4} lines; {5:.2f} images/s").format(
+            finished, t.total, t.failed, t.pages_sent, t.lines, t.images_per_s)  # fmt: skip
+        if t.skipped:
+            text += self.tr("; {0} skipped").format(len(t.skipped))
+            self.status_label.setToolTip("\n".join(f"{p}: {why}" for p, why in t.skipped))
+        if t.summary is not None:
+            text = self.tr("Finished: ") + text
+            if t.stopped:
+                text += self.tr(". Stopped early: {0}").format(t.stopped)
+        elif t.waiting is not None:
+            text += self.tr(". Server unavailable, retrying in {0:.0f} s (waiting {1:.0f} s): {2}").format(
+                t.waiting.retry_in, t.waiting.waited, t.waiting.cause)  # fmt: skip
+        elif self._job is not None and self._job.paused:
+            text += self.tr(". Paused.")
+        if self._job is not None or t.total:
+            self.status_label.setText(text)
+
+    def _update_controls(self) -> None:
+        job = self._job
+        paused = job is not None and job.paused
+        self.pause_button.setEnabled(job is not None and not paused)
+        self.resume_button.setEnabled(paused)
+        self.cancel_button.setEnabled(job is not None)
+        pending = self._store is not None and any(r.state == "queued" for r in self._book.rows)
+        self.continue_button.setEnabled(job is None and pending)
+        self.add_folder_button.setEnabled(job is None)
+        self.add_files_button.setEnabled(job is None)
+
+    def _on_row_activated(self, index: QModelIndex) -> None:
+        path = self.model.data(index, PATH_ROLE)
+        if path is not None:
+            self.open_requested.emit(Path(path), 0)
+
+    def _on_exported(self, written: list[Path] | None, error: BaseException | None) -> None:
+        self.export_bar.button.setEnabled(True)
+        if error is not None:
+            message = self.tr("Export failed: {0}").format(error)
+            self.export_bar.result.setText(message)
+            self.export_finished.emit(message)
+            return
+        written = written or []
+        self.export_bar.result.setText(self.tr("Wrote {0} files: {1}").format(
+            len(written), ", ".join(p.name for p in written[:6])))  # fmt: skip
+        self.export_finished.emit(written)

@@ -1,0 +1,385 @@
+"""The app's link to Triton: configured endpoints or the embedded server, watched by a timer.
+
+Every blocking step (creating clients, connect(), probes, starting or stopping the embedded
+server) runs on one worker thread, in order; results come back to the GUI thread through a
+queued signal. Results of a superseded configuration (``_generation``) are dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal, Slot
+
+from scanner_app.core.client import ClientOptions, PipelineInfo, Recognizer
+from scanner_app.gui.connection_logic import (
+    ConnectionState,
+    cause_text,
+    options_from_settings,
+    parse_urls,
+    plan_start,
+    status_of_error,
+    unhealthy_status,
+)
+from scanner_app.gui.connection_session import CurrentRecognizer, LogTail, Session
+
+__all__ = ["ConnectionState", "ServerConnection"]
+
+EMBEDDED_READY_TIMEOUT_S = 180.0
+
+
+class ServerConnection(QObject):
+    """See CONTRACTS A. Also: ``info_changed(tuple[PipelineInfo, ...])`` after each successful connect."""
+
+    state_changed = Signal(object)  # ConnectionState
+    log_line = Signal(str)  # lines of the embedded server's log (and the launcher's messages)
+    info_changed = Signal(object)  # tuple[PipelineInfo, ...]: version and model configs per endpoint
+    _finished = Signal(object)  # internal: (generation, callback, result, error) from the worker
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        urls: Sequence[str] | None = None,
+        options: ClientOptions | None = None,
+        start_embedded_if_unconfigured: bool = True,
+        health_interval_ms: int = 3000,
+    ) -> None:
+        super().__init__(parent)
+        settings = QSettings()
+        self._urls = parse_urls(settings.value("server/urls", "") if urls is None else list(urls))
+        self._options = options or options_from_settings(
+            _text(settings.value("server/tls_ca")),
+            _text(settings.value("server/tls_cert")),
+            _text(settings.value("server/tls_key")),
+        )
+        self._auto_embedded = start_embedded_if_unconfigured
+        self._state = ConnectionState(self._urls, "idle", self.tr("Not connected"))
+        self._infos: tuple[PipelineInfo, ...] = ()
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="server-connection")
+        self._pending = 0
+        self._generation = 0
+        self._session: Session | None = None
+        self._retired: list[Session] = []  # closed on shutdown: a batch may still have calls in flight
+        self._embedded: Any = None  # EmbeddedServer while we run one (set on the worker, under _lock)
+        self._tail: LogTail | None = None
+        self._lock = threading.Lock()
+        self._cancel_start = threading.Event()
+        self._current = CurrentRecognizer()
+        self._closed = False
+        self._finished.connect(self._on_finished)
+        self._timer = QTimer(self)
+        self._timer.setInterval(health_interval_ms)
+        self._timer.timeout.connect(self._on_tick)
+
+    # Public API ---------------------------------------------------------------------------------
+    @property
+    def state(self) -> ConnectionState:
+        return self._state
+
+    @property
+    def infos(self) -> tuple[PipelineInfo, ...]:
+        """What the endpoints said at the last successful connect (version, model configs)."""
+        return self._infos
+
+    @property
+    def options(self) -> ClientOptions:
+        return self._options
+
+    @property
+    def configured_urls(self) -> tuple[str, ...]:
+        """The endpoints from settings / set_endpoints (empty when the embedded server is meant)."""
+        return self._urls
+
+    @property
+    def embedded_pid(self) -> int | None:
+        """PID of the embedded server we started, while it runs."""
+        with self._lock:
+            return self._embedded.pid if self._embedded is not None else None
+
+    @property
+    def busy(self) -> bool:
+        """True while a connect, probe, start or stop is in progress."""
+        return self._pending > 0
+
+    def start(self) -> None:
+        """Non-blocking: connect to the configured endpoints, or start the embedded server."""
+        if self._closed:
+            return
+        self._timer.start()
+        plan = plan_start(self._urls, self._auto_embedded)
+        if plan == "connect":
+            self._connect(self._urls, self._options)
+        elif plan == "embedded":
+            self.start_embedded()
+        else:
+            self._set_state(ConnectionState((), "idle", self.tr("No server configured (see the Server tab)")))
+
+    def recognizer(self) -> Recognizer | None:
+        """A thread-safe Recognizer while ready (it follows later reconnects); None otherwise."""
+        return self._current if self._state.status == "ready" else None
+
+    def batch_recognizer(self) -> Recognizer:
+        """A Recognizer that always follows this connection, for batches.
+
+        While there is no server it raises ServerUnavailable, so a batch started then waits
+        (BatchRunner's ServerWaiting events) instead of failing its files.
+        """
+        return self._current
+
+    def set_endpoints(self, urls: Sequence[str], options: ClientOptions | None = None) -> None:
+        """Save the endpoints (and TLS files) to QSettings and reconnect; no URL -> the embedded server."""
+        self._urls = parse_urls(list(urls))
+        self._options = options or self._options
+        settings = QSettings()
+        settings.setValue("server/urls", list(self._urls))
+        for key, path in (("server/tls_ca", self._options.root_certificates),
+                          ("server/tls_cert", self._options.certificate_chain),
+                          ("server/tls_key", self._options.private_key)):  # fmt: skip
+            settings.setValue(key, "" if path is None else str(path))
+        if self._urls:
+            self._connect(self._urls, self._options)
+        else:
+            self.start()
+
+    def start_embedded(self) -> None:
+        """Start the embedded Triton on free loopback ports (off the GUI thread) and connect to it."""
+        if self._closed:
+            return
+        self._timer.start()
+        with self._lock:
+            running = self._embedded is not None and self._embedded.is_running()
+        self._retire_session()
+        self._cancel_start.clear()
+        self._set_state(ConnectionState((), "starting", self.tr("Starting the embedded Triton server...")))
+        job = self._job_connect_embedded if running else self._job_start_embedded
+        self._submit(job, self._on_embedded_started)
+
+    def stop_embedded(self) -> None:
+        """Stop the embedded server we started (off the GUI thread)."""
+        self._cancel_start.set()
+        was_active = self._state.embedded or self._state.status == "starting"
+        if was_active:
+            self._retire_session()
+            self._set_state(ConnectionState((), "starting", self.tr("Stopping the embedded server...")))
+        self._submit(self._job_stop_embedded, lambda _, error: self._on_embedded_stopped(was_active, error))
+
+    def shutdown(self) -> None:
+        """Stop checks, close every client, stop the embedded server we started. Blocks until done."""
+        if self._closed:
+            return
+        self._closed = True
+        self._timer.stop()
+        self._cancel_start.set()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._job_stop_embedded()
+        self._current.set(None, "the app is closing")
+        for session in [*self._retired, *([self._session] if self._session else [])]:
+            session.close()
+        self._retired, self._session = [], None
+        self._state = ConnectionState((), "idle", self.tr("Disconnected"))
+
+    # Worker jobs (run on the worker thread; never touch widgets or self._state) ------------------
+    def _job_connect(
+        self, urls: Sequence[str], options: ClientOptions, embedded: bool = False
+    ) -> tuple[Session, Any]:
+        session = Session(urls, options, embedded=embedded)
+        return session, session.connect()
+
+    def _job_start_embedded(self) -> tuple[Session, Any]:
+        from scanner_app.server.embedded import EmbeddedServer
+        from scanner_app.server.model_fetch import default_repository
+
+        self._job_stop_embedded()
+        server = EmbeddedServer(
+            default_repository(), grpc_port=0, http_port=0, metrics_port=0,
+            on_message=self._emit_log, ready_timeout=EMBEDDED_READY_TIMEOUT_S,
+        )  # fmt: skip
+        with self._lock:
+            self._embedded = server
+        try:
+            server.start()
+            self._tail = LogTail(server.log_path, self._emit_log).start()
+            server.wait_ready(EMBEDDED_READY_TIMEOUT_S, cancel=self._cancel_start)
+        except BaseException:
+            self._job_stop_embedded()
+            raise
+        return self._job_connect_embedded()
+
+    def _job_connect_embedded(self) -> tuple[Session, Any]:
+        with self._lock:
+            server = self._embedded
+        if server is None or not server.is_running():
+            raise RuntimeError("the embedded server is not running")
+        return self._job_connect([server.grpc_url], ClientOptions(), embedded=True)
+
+    def _job_stop_embedded(self) -> None:
+        with self._lock:
+            server, self._embedded = self._embedded, None
+        if server is not None:
+            self._emit_log(f"Stopping the embedded server (pid {server.pid})")
+            server.stop()
+        if self._tail is not None:
+            self._tail.stop()
+            self._tail = None
+
+    def _emit_log(self, line: str) -> None:
+        with contextlib.suppress(RuntimeError):  # the connection object is gone
+            self.log_line.emit(line)
+
+    # GUI-thread side ----------------------------------------------------------------------------
+    def _submit(self, job: Callable[[], Any], on_done: Callable[[Any, BaseException | None], None]) -> None:
+        if self._closed:
+            return
+        generation = self._generation
+        self._pending += 1
+
+        def work() -> None:
+            result, error = None, None
+            try:
+                result = job()
+            except BaseException as exc:  # reported to on_done on the GUI thread
+                error = exc
+            with contextlib.suppress(RuntimeError):  # the connection object is gone
+                self._finished.emit((generation, on_done, result, error))
+
+        self._executor.submit(work)
+
+    @Slot(object)
+    def _on_finished(self, payload: tuple[int, Callable[..., None], Any, BaseException | None]) -> None:
+        generation, on_done, result, error = payload
+        self._pending -= 1
+        if self._closed or generation != self._generation:
+            if isinstance(result, tuple) and result and isinstance(result[0], Session):
+                if self._closed:
+                    result[0].close()
+                else:
+                    self._retired.append(result[0])
+            return
+        on_done(result, error)
+
+    def _connect(self, urls: Sequence[str], options: ClientOptions) -> None:
+        self._retire_session()
+        self._set_state(ConnectionState(tuple(urls), "starting",
+                                        self.tr("Connecting to {0}...").format(", ".join(urls))))  # fmt: skip
+        self._submit(lambda: self._job_connect(urls, options), self._on_connected)
+
+    def _retire_session(self) -> None:
+        """Forget the current session (kept open until shutdown) and drop results still on the way."""
+        self._generation += 1
+        if self._session is not None:
+            self._retired.append(self._session)
+            self._session = None
+        self._current.set(None)
+
+    def _on_connected(self, result: tuple[Session, Any] | None, error: BaseException | None) -> None:
+        if error is not None or result is None:
+            self._set_failure(list(self._state.urls) or list(self._urls), error)
+            return
+        self._session, outcome = result
+        self._apply_outcome(outcome)
+
+    def _apply_outcome(self, outcome: Any) -> None:
+        session = self._session
+        assert session is not None
+        embedded = session.embedded
+        if outcome.infos:
+            self._current.set(session.client)
+            self._infos = outcome.infos
+            urls = session.urls
+            version = outcome.infos[0].server_version
+            if embedded:
+                message = self.tr("Embedded Triton started on {0} (version {1})").format(urls[0], version)
+            else:
+                message = self.tr("Connected to Triton {0} at {1}").format(version, ", ".join(urls))
+            if outcome.errors:
+                message += self.tr(" - down: {0}").format(", ".join(outcome.errors))
+            http, metrics = self._embedded_urls() if embedded else ("", "")
+            self._set_state(ConnectionState(urls, "ready", message, embedded, version, http, metrics))
+            self.info_changed.emit(outcome.infos)
+            return
+        status = "down" if all(status_of_error(e) == "down" for e in outcome.errors.values()) else "error"
+        self._set_down(session.urls, status, outcome.errors, embedded)
+
+    def _embedded_urls(self) -> tuple[str, str]:
+        with self._lock:
+            server = self._embedded
+        return (server.http_url, server.metrics_url) if server is not None else ("", "")
+
+    def _set_down(self, urls: Sequence[str], status: str, causes: dict[str, Any], embedded: bool) -> None:
+        parts = [self.tr("Server {0} is down: {1}").format(url, cause_text(cause)) if status == "down"
+                 else self.tr("Server {0}: {1}").format(url, cause_text(cause))
+                 for url, cause in causes.items()]  # fmt: skip
+        self._set_state(ConnectionState(tuple(urls), status, "; ".join(parts), embedded,
+                                        self._state.server_version))  # fmt: skip
+        if self._session is None or self._session.client is None:
+            self._current.set(None, "; ".join(parts))  # what a waiting batch reports
+
+    def _on_embedded_started(self, result: tuple[Session, Any] | None, error: BaseException | None) -> None:
+        if error is None and result is not None:
+            self._on_connected(result, None)
+            return
+        cause = cause_text(error or "unknown error")
+        self._emit_log(cause)
+        message = self.tr("The embedded server could not start: {0}").format(cause.splitlines()[0])
+        self._set_state(ConnectionState((), "error", message))
+
+    def _set_failure(self, urls: Sequence[str], error: BaseException | None) -> None:
+        """A job failed outright (bad TLS file, unreachable server...)."""
+        cause = cause_text(error or "unknown error")
+        status = status_of_error(error) if error is not None else "error"
+        self._set_down(urls, status, dict.fromkeys(urls, cause), False)
+
+    def _on_embedded_stopped(self, was_active: bool, error: BaseException | None) -> None:
+        if error is not None:
+            self._emit_log(self.tr("Stopping the embedded server failed: {0}").format(cause_text(error)))
+        if not was_active:
+            return
+        if self._urls:  # back to the configured endpoints
+            self._connect(self._urls, self._options)
+        else:
+            self._set_state(ConnectionState((), "idle", self.tr("Embedded server stopped")))
+
+    @Slot()
+    def _on_tick(self) -> None:
+        """Periodic liveness check; reconnects when a server that was down answers again."""
+        if self._pending or self._closed:
+            return
+        session, status = self._session, self._state.status
+        if session is None:
+            if status == "down" and self._urls:
+                self._submit(lambda: self._job_connect(self._urls, self._options), self._on_connected)
+            return
+        if status == "ready":
+            self._submit(session.unhealthy, self._on_health)
+        elif status == "down":
+            self._submit(session.connect, lambda outcome, error: self._on_reconnect(session, outcome, error))
+
+    def _on_health(self, unhealthy: dict[str, str] | None, error: BaseException | None) -> None:
+        session = self._session
+        if session is None or unhealthy is None:
+            return
+        if unhealthy_status(session.urls, unhealthy) == "down":
+            self._set_down(session.urls, "down", unhealthy, self._state.embedded)
+
+    def _on_reconnect(self, session: Session, outcome: Any, error: BaseException | None) -> None:
+        if session is not self._session:
+            return
+        if error is not None:
+            self._set_failure(session.urls, error)
+        else:
+            self._apply_outcome(outcome)
+
+    def _set_state(self, state: ConnectionState) -> None:
+        if state == self._state:
+            return
+        self._state = state
+        self.state_changed.emit(state)
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)

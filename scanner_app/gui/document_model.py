@@ -1,0 +1,180 @@
+"""The document on screen: its page result, hovered line and selection, shared by every view.
+
+Views subscribe to the signals and call the setters; nobody else holds this state. Edits are
+applied here at once (views show them) and written to the batch store off the GUI thread;
+``line_edited`` follows once the store has them, so exports made after it include them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtGui import QImage
+
+from scanner_app.core.results import PageResult
+from scanner_app.core.store import BatchStore
+
+
+@dataclasses.dataclass(frozen=True)
+class StoredPage:
+    """Where a shown page lives in a batch store (edits go there)."""
+
+    store: BatchStore
+    page_id: int
+
+
+class _EditSignals(QObject):
+    done = Signal(int, str)
+    failed = Signal(str)
+
+
+class _EditJob(QRunnable):
+    """Writes one line edit into the store (disk work, off the GUI thread)."""
+
+    def __init__(self, stored: StoredPage, index: int, text: str, signals: _EditSignals) -> None:
+        super().__init__()
+        self._stored, self._index, self._text, self._signals = stored, index, text, signals
+
+    def run(self) -> None:
+        try:
+            self._stored.store.edit_line(self._stored.page_id, self._index, self._text)
+        except Exception as exc:  # reported in the status bar; the edit stays on screen
+            self._signals.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        self._signals.done.emit(self._index, self._text)
+
+
+class DocumentModel(QObject):
+    """The page shown, its image, the hovered line and the selected lines."""
+
+    page_changed = Signal()  # a new page/result (or none) is shown
+    image_changed = Signal()  # a new image (the result may follow later)
+    hovered_changed = Signal(int)  # line index, -1 for none
+    selection_changed = Signal(list)  # list[int] of line indices
+    line_changed = Signal(int)  # a line's text changed on screen (store write may still be pending)
+    line_edited = Signal(int, str)  # (index, new text), after the store was updated
+    edit_failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._page: PageResult | None = None
+        self._source: Path | None = None
+        self._name = ""
+        self._image = QImage()
+        self._image_scale = 1.0
+        self._stored: StoredPage | None = None
+        self._hovered = -1
+        self._selection: list[int] = []
+        self._writer = QThreadPool(self)
+        self._writer.setMaxThreadCount(1)  # edits reach the store in the order they were made
+        self._edit_signals = _EditSignals(self)
+        self._edit_signals.done.connect(self.line_edited)
+        self._edit_signals.failed.connect(self.edit_failed)
+
+    # State ----------------------------------------------------------------------------------
+    @property
+    def page(self) -> PageResult | None:
+        """The result shown (lines in reading order, edits applied), or None."""
+        return self._page
+
+    @property
+    def source(self) -> Path | None:
+        """The file shown (for pasted/captured images, the copy kept in the session folder)."""
+        return self._source
+
+    @property
+    def name(self) -> str:
+        """A short name for the document (file name or capture name)."""
+        return self._name
+
+    @property
+    def image(self) -> QImage:
+        """The page image (possibly downscaled for display; see ``image_scale``)."""
+        return self._image
+
+    @property
+    def image_scale(self) -> float:
+        """Original pixels per displayed image pixel (result boxes are in original pixels)."""
+        return self._image_scale
+
+    @property
+    def stored(self) -> StoredPage | None:
+        return self._stored
+
+    @property
+    def hovered(self) -> int:
+        return self._hovered
+
+    @property
+    def selection(self) -> list[int]:
+        return list(self._selection)
+
+    def line_count(self) -> int:
+        return len(self._page.lines) if self._page else 0
+
+    def selected_text(self) -> str:
+        """The selected lines' text, in reading order, one per row."""
+        if self._page is None:
+            return ""
+        return "\n".join(self._page.lines[i].text for i in sorted(self._selection))
+
+    def all_text(self) -> str:
+        return self._page.text if self._page else ""
+
+    # Changes --------------------------------------------------------------------------------
+    def set_image(self, image: QImage, scale: float, name: str, source: Path | None) -> None:
+        """Show a new image; the previous result, hover and selection are cleared."""
+        self._image, self._image_scale, self._name, self._source = image, scale, name, source
+        self._page, self._stored = None, None
+        self._reset_pointers()
+        self.image_changed.emit()
+        self.page_changed.emit()
+
+    def set_result(self, page: PageResult | None, stored: StoredPage | None = None) -> None:
+        """Show a result for the current image."""
+        self._page, self._stored = page, stored
+        self._reset_pointers()
+        self.page_changed.emit()
+
+    def _reset_pointers(self) -> None:
+        if self._hovered != -1:
+            self._hovered = -1
+            self.hovered_changed.emit(-1)
+        if self._selection:
+            self._selection = []
+            self.selection_changed.emit([])
+
+    def select(self, indices: Sequence[int]) -> None:
+        """Select these lines (others are deselected); out-of-range indices are ignored."""
+        wanted = sorted({i for i in indices if 0 <= i < self.line_count()})
+        if wanted != self._selection:
+            self._selection = wanted
+            self.selection_changed.emit(list(wanted))
+
+    def set_hovered(self, index: int) -> None:
+        index = index if 0 <= index < self.line_count() else -1
+        if index != self._hovered:
+            self._hovered = index
+            self.hovered_changed.emit(index)
+
+    def edit_line(self, index: int, text: str) -> None:
+        """Change a line's text: shown at once, persisted to the batch store, reaches exports."""
+        if self._page is None or not 0 <= index < len(self._page.lines):
+            return
+        if self._page.lines[index].text == text:
+            return
+        lines = list(self._page.lines)
+        lines[index] = dataclasses.replace(lines[index], text=text)
+        self._page = dataclasses.replace(self._page, lines=tuple(lines))
+        self.line_changed.emit(index)
+        if self._stored is None:
+            self.line_edited.emit(index, text)
+            return
+        self._writer.start(_EditJob(self._stored, index, text, self._edit_signals))
+
+    def wait_for_writes(self, msecs: int = 10_000) -> bool:
+        """Block until pending edits are on disk (for exports and shutdown)."""
+        return self._writer.waitForDone(msecs)

@@ -1,0 +1,174 @@
+"""The fields panel: a page's invoice fields beside its text; click to see where a field was read,
+edit values, export a reimbursement CSV/XLSX."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QModelIndex, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from scanner_app.core.fields.model import InvoiceFields
+from scanner_app.core.results import PageResult
+from scanner_app.gui.background import Background
+from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.fields_model import LINES_ROLE, NAME, VALUE, FieldsTableModel
+
+
+def _extract(page: PageResult, edits: dict[str, str]) -> InvoiceFields:
+    """Fields of the page with a person's edits applied (runs off the GUI thread: rules come from disk)."""
+    from scanner_app.core.invoice import extract_fields
+
+    fields = extract_fields(page)
+    for name, value in edits.items():
+        fields = fields.with_value(name, value)
+    return fields
+
+
+def _write(rows: list, path: Path) -> Path:
+    from scanner_app.core.fields.reimbursement import write_sheet
+
+    return write_sheet(rows, path)
+
+
+class FieldsPanel(QWidget):
+    """Fields of the DocumentModel's page, recomputed when the page or a line changes."""
+
+    fields_changed = Signal()  # new fields shown (after a page change, a line edit or a field edit)
+    exported = Signal(object)  # Path written
+    export_failed = Signal(str)
+
+    def __init__(self, document: DocumentModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._document = document
+        self._edits: dict[str, str] = {}  # field edits of the page shown, re-applied after re-extraction
+        self._generation = 0
+        self._background = Background(self)
+        self.model = FieldsTableModel(self)
+        self.model.value_edited.connect(self.edit_field)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(VALUE, QHeaderView.ResizeMode.Stretch)
+        self.table.clicked.connect(self._on_row_clicked)
+        self.summary = QLabel(self)
+        self.export_button = QPushButton(self)
+        self.export_button.clicked.connect(self.choose_export)
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        document.page_changed.connect(self._on_page_changed)
+        document.line_edited.connect(self._on_line_edited)
+        self._retranslate()
+        self._on_page_changed()
+
+    @property
+    def fields(self) -> InvoiceFields:
+        return self.model.fields
+
+    def _retranslate(self) -> None:
+        self.export_button.setText(self.tr("Export sheet..."))
+        self.export_button.setToolTip(self.tr("Write a reimbursement sheet (CSV or XLSX) with these fields"))
+        self._show_summary()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+    # Fields ------------------------------------------------------------------------------------
+    def _on_page_changed(self) -> None:
+        self._edits = {}
+        self._recompute()
+
+    def _on_line_edited(self, _index: int, _text: str) -> None:
+        self._recompute()
+
+    def _recompute(self) -> None:
+        self._generation += 1
+        generation, page, edits = self._generation, self._document.page, dict(self._edits)
+        if page is None:
+            self._show(InvoiceFields())
+            return
+
+        def done(fields: InvoiceFields | None, error: BaseException | None) -> None:
+            if generation != self._generation:
+                return  # a newer page or edit is on its way
+            if error is not None:
+                self.summary.setText(self.tr("Fields could not be read: {0}").format(error))
+                return
+            self._show(fields or InvoiceFields())
+
+        self._background.run(lambda: _extract(page, edits), done, name="fields")
+
+    def _show(self, fields: InvoiceFields) -> None:
+        self.model.set_fields(fields)
+        self.table.resizeColumnToContents(NAME)
+        self._show_summary()
+        self.fields_changed.emit()
+
+    def _show_summary(self) -> None:
+        fields = self.model.fields
+        if self._document.page is None:
+            self.summary.setText(self.tr("No page"))
+            return
+        flagged = len({flag.split(":")[0] for flag in fields.all_flags()})
+        text = self.tr("{0} fields, {1} to check").format(len(fields.fields), flagged)
+        self.summary.setText(text + (f" ({fields.template})" if fields.template else ""))
+
+    def edit_field(self, name: str, value: str) -> None:
+        """Set a field by hand: kept for this page, checks re-run, reaches the export."""
+        self._edits[name] = value
+        self._show(self.model.fields.with_value(name, value))
+
+    def _on_row_clicked(self, index: QModelIndex) -> None:
+        lines = index.siblingAtColumn(NAME).data(LINES_ROLE) or ()
+        self._document.select(list(lines))
+
+    def select_field(self, name: str) -> None:
+        """Select a field's row, as a click does (its lines are selected in the document)."""
+        row = self.model.row_of(name)
+        index = self.model.index(row, NAME)
+        self.table.selectRow(row)
+        self._on_row_clicked(index)
+
+    # Export ------------------------------------------------------------------------------------
+    def choose_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export reimbursement sheet"), "reimbursement.csv",
+            self.tr("CSV (*.csv);;Excel workbook (*.xlsx)"),
+        )  # fmt: skip
+        if path:
+            self.export_to(Path(path))
+
+    def export_to(self, path: Path) -> None:
+        """Write the sheet for the page shown (off the GUI thread); ``exported`` or ``export_failed``."""
+        from scanner_app.core.fields.reimbursement import SheetRow
+
+        source = self._document.source
+        name = str(source) if source else self._document.name or "page"
+        rows = [SheetRow(name, self.model.fields)]
+
+        def done(written: Path | None, error: BaseException | None) -> None:
+            if error is not None:
+                self.export_failed.emit(self.tr("Could not write {0}: {1}").format(path, error))
+            else:
+                self.exported.emit(written)
+
+        self._background.run(lambda: _write(rows, path), done, name="fields-export")

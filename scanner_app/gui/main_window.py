@@ -1,0 +1,305 @@
+"""The main window: assembles the viewer, results, batch, server and other panels; owns no logic.
+
+Menus and shortcuts come from main_actions; opening and recognising from DocumentController;
+batches from BatchPanel; the connection state is shown in the status bar.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Slot
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QImage
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QWidget,
+)
+
+from scanner_app import __version__
+from scanner_app.core.images import SUPPORTED_SUFFIXES
+from scanner_app.gui import drop
+from scanner_app.gui.connection import ConnectionState, ServerConnection
+from scanner_app.gui.document_controller import DocumentController
+from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.i18n import SETTING as LANGUAGE_SETTING
+from scanner_app.gui.i18n import Translations
+from scanner_app.gui.main_actions import MainActions
+from scanner_app.gui.results_panel import ResultsPanel
+from scanner_app.gui.session import Session
+from scanner_app.gui.viewer import ViewerPanel
+
+_STATUS_COLOURS = {"ready": "#2e7d32", "starting": "#8d6e00", "down": "#c62828", "error": "#c62828"}
+
+
+class MainWindow(QMainWindow):
+    """See CONTRACTS B: tabs Document, Batch, Server, Stress, Fields; open_paths / open_image_bytes."""
+
+    def __init__(
+        self,
+        connection: ServerConnection,
+        session: Session | None = None,
+        translations: Translations | None = None,
+    ) -> None:
+        super().__init__()
+        self.connection = connection
+        self.translations = translations or Translations(self)
+        self.document = DocumentModel(self)
+        self.controller = DocumentController(self.document, connection, session or Session(), self)
+        self.viewer = ViewerPanel(self.document, self)
+        self.results = ResultsPanel(self.document, self)
+        self.tabs = QTabWidget(self)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(self.viewer)
+        splitter.addWidget(self.results)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        self.tabs.addTab(splitter, "")
+        self.batch_panel = self._add_panel("batch_panel", "BatchPanel", connection)
+        self.server_panel = self._add_panel("server_panel", "ServerPanel", connection)
+        self.stress_panel = self._add_panel("dashboard", "StressDashboard", connection)
+        self.fields_panel = self._add_panel("fields_panel", "FieldsPanel", self.document)
+        self.setCentralWidget(self.tabs)
+        self._connection_label = QLabel(self)
+        self.statusBar().addPermanentWidget(self._connection_label)
+        self.main_actions = MainActions(self, self._slots())
+        self.main_actions.actions["recognize_again"].triggered.connect(self.controller.recognize_again)
+        self.main_actions.actions["previous_page"].triggered.connect(lambda: self.controller.go_to_page(-1))
+        self.main_actions.actions["next_page"].triggered.connect(lambda: self.controller.go_to_page(1))
+        self.main_actions.language_group.triggered.connect(self._on_language_chosen)
+        self.main_actions.language_actions[self.translations.language].setChecked(True)
+        copy_all = self.viewer.view_actions["copy_all"]
+        self.viewer.copy_all_requested.connect(self.copy_all)
+        self.results.copy_all_requested.connect(self.copy_all)
+        if self.batch_panel is not None and hasattr(self.batch_panel, "open_requested"):
+            self.batch_panel.open_requested.connect(self._on_batch_open_requested)
+        self.controller.message.connect(self._show_message)
+        self.document.edit_failed.connect(self._show_message)
+        self.document.image_changed.connect(self._update_title)
+        connection.state_changed.connect(self._on_connection_changed)
+        self.setAcceptDrops(True)
+        self._view_actions = [a for n, a in self.viewer.view_actions.items() if n != "copy_all"]
+        self._copy_all = copy_all
+        self._retranslate()
+        self._on_connection_changed(connection.state)
+        self._restore_settings()
+
+    # Assembly ---------------------------------------------------------------------------------
+    def _add_panel(self, module: str, cls: str, arg: object) -> QWidget | None:
+        """Another part's panel as a tab, when its module is present (errors inside it are not hidden)."""
+        name = f"scanner_app.gui.{module}"
+        if importlib.util.find_spec(name) is None:
+            return None
+        factory = getattr(importlib.import_module(name), cls)
+        widget = factory(arg, self)
+        self.tabs.addTab(widget, "")
+        return widget
+
+    def _slots(self) -> dict[str, object]:
+        tab = self.tabs.setCurrentWidget
+        return {
+            "open": self.choose_files, "open_folder": self.choose_folder, "paste": self.paste,
+            "camera": self.capture_camera, "screen": self.capture_screen, "export": self.choose_export,
+            "quit": self.close, "copy": self.copy_selection, "about": self.about,
+            "tab_document": lambda: self.tabs.setCurrentIndex(0),
+            "tab_batch": lambda: self.batch_panel and tab(self.batch_panel),
+            "tab_server": lambda: self.server_panel and tab(self.server_panel),
+            "tab_stress": lambda: self.stress_panel and tab(self.stress_panel),
+            "tab_fields": lambda: self.fields_panel and tab(self.fields_panel),
+        }  # fmt: skip
+
+    def _update_title(self) -> None:
+        title = self.tr("scanner-app - receipt and invoice OCR")
+        self.setWindowTitle(f"{self.document.name} - {title}" if self.document.name else title)
+
+    def _retranslate(self) -> None:
+        self._update_title()
+        self.main_actions.retranslate()
+        self.main_actions.build_menus(self.menuBar(), self._view_actions, self._copy_all)
+        titles = {0: self.tr("Document")}
+        panels = (
+            (self.batch_panel, self.tr("Batch")),
+            (self.server_panel, self.tr("Server")),
+            (self.stress_panel, self.tr("Stress")),
+            (self.fields_panel, self.tr("Fields")),
+        )
+        for panel, title in panels:
+            if panel is not None:
+                titles[self.tabs.indexOf(panel)] = title
+        for index, title in titles.items():
+            self.tabs.setTabText(index, title)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self._retranslate()
+        super().changeEvent(event)
+
+    # Opening ----------------------------------------------------------------------------------
+    @Slot(list)
+    def open_paths(self, paths: Sequence[Path]) -> None:
+        """One file opens in the viewer; folders or several files run as a batch."""
+        paths = [Path(p) for p in paths]
+        if not paths:
+            return
+        self._remember_folder(paths[0] if paths[0].is_dir() else paths[0].parent)
+        if len(paths) == 1 and not paths[0].is_dir():
+            self.tabs.setCurrentIndex(0)
+            self.controller.open_path(paths[0])
+        elif self.batch_panel is not None:
+            self.tabs.setCurrentWidget(self.batch_panel)
+            self.batch_panel.start_batch(paths)
+        else:
+            self._show_message(self.tr("Batches need the batch panel, which is not installed"))
+
+    @Slot(bytes, str)
+    def open_image_bytes(self, data: bytes | QImage, name: str) -> None:
+        """Show and recognise a pasted or captured image."""
+        self.tabs.setCurrentIndex(0)
+        self.controller.open_image_bytes(data, name)
+
+    def _on_batch_open_requested(self, path: Path, page_index: int) -> None:
+        self.tabs.setCurrentIndex(0)
+        self.controller.open_path(Path(path), page_index, self.batch_panel.store())
+
+    def choose_files(self) -> None:
+        patterns = " ".join(f"*{s}" for s in sorted(SUPPORTED_SUFFIXES))
+        files, _ = QFileDialog.getOpenFileNames(
+            self, self.tr("Open images or PDFs"), self._last_folder(),
+            self.tr("Images and PDFs ({0});;All files (*)").format(patterns),
+        )  # fmt: skip
+        self.open_paths([Path(f) for f in files])
+
+    def choose_folder(self) -> None:
+        title = self.tr("Open a folder as a batch")
+        folder = QFileDialog.getExistingDirectory(self, title, self._last_folder())
+        if folder:
+            self.open_paths([Path(folder)])
+
+    def paste(self) -> None:
+        """Ctrl+V: an image on the clipboard is recognised; copied files are opened."""
+        mime = QGuiApplication.clipboard().mimeData()
+        image = drop.image_of(mime) if mime is not None else None
+        if image is not None:
+            self.open_image_bytes(image, "clipboard.png")
+        elif mime is not None and drop.local_paths(mime):
+            self.open_paths(drop.local_paths(mime))
+        else:
+            self._show_message(self.tr("The clipboard holds no image"))
+
+    def capture_camera(self) -> None:
+        try:
+            from scanner_app.gui.camera_dialog import CameraDialog
+        except ImportError:
+            self._show_message(self.tr("Camera capture is not available"))
+            return
+        captured = CameraDialog.capture(self)
+        if captured is not None:
+            self.open_image_bytes(*captured)
+
+    def capture_screen(self) -> None:
+        try:
+            from scanner_app.gui.screen_capture import ScreenRegionCapture
+        except ImportError:
+            self._show_message(self.tr("Screen capture is not available"))
+            return
+        self._screen_capture = ScreenRegionCapture(self)
+        self._screen_capture.captured.connect(self.open_image_bytes)
+        self._screen_capture.failed.connect(self._show_message)
+        self._screen_capture.start()
+
+    def choose_export(self) -> None:
+        title = self.tr("Export the document into")
+        folder = QFileDialog.getExistingDirectory(self, title, self._last_folder())
+        if folder:
+            self.controller.export_current(Path(folder))
+
+    # Drag and drop ----------------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        mime = event.mimeData()
+        if drop.local_paths(mime) or drop.image_of(mime) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        mime = event.mimeData()
+        paths, image = drop.local_paths(mime), drop.image_of(mime)
+        if paths:
+            self.open_paths(paths)
+        elif image is not None:
+            self.open_image_bytes(image, "dropped.png")
+        else:
+            return
+        event.acceptProposedAction()
+
+    # Clipboard --------------------------------------------------------------------------------
+    def copy_selection(self) -> None:
+        text = self.document.selected_text()
+        if text:
+            QGuiApplication.clipboard().setText(text)
+            self._show_message(self.tr("Copied {0} lines").format(len(self.document.selection)))
+
+    def copy_all(self) -> None:
+        text = self.document.all_text()
+        QGuiApplication.clipboard().setText(text)
+        self._show_message(self.tr("Copied all {0} lines").format(self.document.line_count()))
+
+    # Status, language, settings ---------------------------------------------------------------
+    def _show_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 15_000)
+
+    def _on_connection_changed(self, state: ConnectionState) -> None:
+        colour = _STATUS_COLOURS.get(state.status, "#555555")
+        metrics = self._connection_label.fontMetrics()
+        self._connection_text = state.message
+        self._connection_label.setText(metrics.elidedText(state.message, Qt.TextElideMode.ElideRight, 560))
+        self._connection_label.setStyleSheet(f"color: {colour}")
+        self._connection_label.setToolTip("\n".join([state.message, *state.urls]))
+
+    @property
+    def connection_text(self) -> str:
+        """The connection state the status bar shows (in full; the label may elide it)."""
+        return self._connection_text
+
+    def _on_language_chosen(self, action) -> None:
+        language = str(action.data())
+        QSettings().setValue(LANGUAGE_SETTING, language)
+        if not self.translations.install(language):
+            self._show_message(self.tr("No translation for {0} is installed").format(language))
+
+    def about(self) -> None:
+        QMessageBox.about(self, self.tr("About scanner-app"), self.tr(
+            "scanner-app {0}\nReceipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton."
+        ).format(__version__))  # fmt: skip
+
+    def _last_folder(self) -> str:
+        return str(QSettings().value("ui/last_folder", str(Path.home())))
+
+    def _remember_folder(self, folder: Path) -> None:
+        QSettings().setValue("ui/last_folder", str(folder))
+
+    def _restore_settings(self) -> None:
+        settings = QSettings()
+        geometry = settings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1280, 820)
+        state = settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        settings = QSettings()
+        settings.setValue("window/geometry", self.saveGeometry())
+        settings.setValue("window/state", self.saveState())
+        self.controller.shutdown()
+        for panel in (self.batch_panel, self.stress_panel, self.server_panel, self.fields_panel):
+            if panel is not None and hasattr(panel, "shutdown"):
+                panel.shutdown()  # stop runs and close their stores before the connection goes
+        super().closeEvent(event)

@@ -1,0 +1,52 @@
+"""Shared pieces of the GUI-shell tests: a main window on the real server, synthetic pages, waits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+
+from scanner_app.core.results import PageResult, TextLine
+from scanner_app.gui.connection import ServerConnection
+from scanner_app.gui.main_window import MainWindow
+from scanner_app.gui.session import Session
+
+READY_TIMEOUT_MS = 120_000
+RECOGNIZE_TIMEOUT_MS = 180_000
+
+
+@contextmanager
+def main_window(qtbot, urls: list[str], session_dir: Path, wait_ready: bool = True) -> Iterator[MainWindow]:
+    """A shown MainWindow on ``urls`` (no embedded server); closed and shut down afterwards."""
+    connection = ServerConnection(urls=urls, start_embedded_if_unconfigured=False)
+    window = MainWindow(connection, session=Session(session_dir))
+    qtbot.addWidget(window)
+    window.show()
+    connection.start()
+    try:
+        if wait_ready:
+            qtbot.waitUntil(lambda: connection.state.status == "ready", timeout=READY_TIMEOUT_MS)
+        yield window
+    finally:
+        window.close()
+        connection.shutdown()
+
+
+def synthetic_page(n: int = 5) -> PageResult:
+    """``n`` lines stacked vertically on an 800x(60n+40) page; line 1 has a low score."""
+    lines = []
+    for i in range(n):
+        y = 20 + 60 * i
+        box = ((40.0, y), (400.0, y), (400.0, y + 40.0), (40.0, y + 40.0))
+        lines.append(TextLine(box, f"line {i} text", 0.5 if i == 1 else 0.97))
+    return PageResult("synthetic.png", 800, 60 * n + 40, tuple(lines))
+
+
+def show_synthetic(window: MainWindow, page: PageResult) -> None:
+    """Put an image and a result in the window's document, as a recognition would."""
+    image = QImage(page.width, page.height, QImage.Format.Format_RGB32)
+    image.fill(0xFFFFFFFF)
+    window.document.set_image(image, 1.0, page.image, None)
+    window.document.set_result(page)
