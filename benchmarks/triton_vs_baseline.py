@@ -41,6 +41,7 @@ from scanner_app.server.model_fetch import default_repository, placed_model_set
 ROOT = Path(__file__).resolve().parents[1]
 GOAL_VS_BASELINE = 1.25
 GOAL_VS_CEILING = 0.90
+DISAGREE = 1.2  # rounds whose Triton / baseline ratios differ more than this are flagged
 
 
 @dataclass(frozen=True)
@@ -189,6 +190,10 @@ def report(rounds: list[Round], args: argparse.Namespace) -> bool:
     if len(rounds) > 1:
         print("per round, Triton / baseline: " + ", ".join(f"{r.vs_baseline:.2f}" for r in rounds))
         print("per round, Triton / best raw: " + ", ".join(f"{r.vs_ceiling:.2f}" for r in rounds))
+        spread = max(r.vs_baseline for r in rounds) / max(min(r.vs_baseline for r in rounds), 1e-9)
+        if spread > DISAGREE:
+            print(f"WARNING: the rounds disagree ({spread:.1f}x): the load changed while measuring. "
+                  "A busy machine favours the side with more threads; rerun on a quiet machine.")  # fmt: skip
     print(f"ratio Triton / baseline ({label}, goal >= {GOAL_VS_BASELINE:.2f}): "
           f"{vs_baseline:.2f}  {'PASS' if ok_baseline else 'FAIL'}")  # fmt: skip
     print(f"ratio Triton / best raw in-process ({label}, goal >= {GOAL_VS_CEILING:.2f}): "

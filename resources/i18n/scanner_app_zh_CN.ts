@@ -981,97 +981,102 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="119"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="126"/>
         <source>scanner-app - receipt and invoice OCR</source>
         <translation>scanner-app - 收据与发票文字识别</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="126"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="133"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="128"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="135"/>
         <source>Batch</source>
         <translation>批处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="129"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="136"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="130"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="137"/>
         <source>Stress</source>
         <translation>压力测试</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="131"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="144"/>
+        <source>Lines</source>
+        <translation>文本行</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/main_window.py" line="146"/>
         <source>Fields</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="159"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="168"/>
         <source>Batches need the batch panel, which is not installed</source>
         <translation>批处理需要批处理面板，但未安装</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="174"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="183"/>
         <source>Open images or PDFs</source>
         <translation>打开图片或 PDF</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="175"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="184"/>
         <source>Images and PDFs ({0});;All files (*)</source>
         <translation>图片和 PDF ({0});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="180"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="189"/>
         <source>Open a folder as a batch</source>
         <translation>打开文件夹作为批次</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="194"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="203"/>
         <source>The clipboard holds no image</source>
         <translation>剪贴板中没有图片</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="200"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="209"/>
         <source>Camera capture is not available</source>
         <translation>摄像头拍摄不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="210"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="219"/>
         <source>Screen capture is not available</source>
         <translation>屏幕截取不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="218"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="227"/>
         <source>Export the document into</source>
         <translation>将文档导出到</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="245"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="254"/>
         <source>Copied {0} lines</source>
         <translation>已复制 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="250"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="259"/>
         <source>Copied all {0} lines</source>
         <translation>已复制全部 {0} 行</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="273"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="282"/>
         <source>No translation for {0} is installed</source>
         <translation>未安装 {0} 的翻译</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="276"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="285"/>
         <source>About scanner-app</source>
         <translation>关于 scanner-app</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="277"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="286"/>
         <source>scanner-app {0}
 Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
         <translation>scanner-app {0}

@@ -38,6 +38,11 @@ def run(args: argparse.Namespace) -> int:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationVersion(__version__)
+    icon = Path(__file__).resolve().parents[2] / "resources" / "icons" / "scanner-app.png"
+    if icon.is_file():
+        from PySide6.QtGui import QIcon
+
+        app.setWindowIcon(QIcon(str(icon)))
     from scanner_app.gui.connection import ServerConnection  # after the app exists (QSettings)
     from scanner_app.gui.i18n import Translations, configured_language
     from scanner_app.gui.main_window import MainWindow

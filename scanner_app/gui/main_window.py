@@ -56,16 +56,18 @@ class MainWindow(QMainWindow):
         self.viewer = ViewerPanel(self.document, self)
         self.results = ResultsPanel(self.document, self)
         self.tabs = QTabWidget(self)
+        self.side_tabs = QTabWidget(self)  # beside the viewer: the lines, and the fields read from them
+        self.side_tabs.addTab(self.results, "")
+        self.fields_panel = self._add_panel(self.side_tabs, "fields_panel", "FieldsPanel", self.document)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.viewer)
-        splitter.addWidget(self.results)
+        splitter.addWidget(self.side_tabs)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         self.tabs.addTab(splitter, "")
-        self.batch_panel = self._add_panel("batch_panel", "BatchPanel", connection)
-        self.server_panel = self._add_panel("server_panel", "ServerPanel", connection)
-        self.stress_panel = self._add_panel("dashboard", "StressDashboard", connection)
-        self.fields_panel = self._add_panel("fields_panel", "FieldsPanel", self.document)
+        self.batch_panel = self._add_panel(self.tabs, "batch_panel", "BatchPanel", connection)
+        self.server_panel = self._add_panel(self.tabs, "server_panel", "ServerPanel", connection)
+        self.stress_panel = self._add_panel(self.tabs, "dashboard", "StressDashboard", connection)
         self.setCentralWidget(self.tabs)
         self._connection_label = QLabel(self)
         self.statusBar().addPermanentWidget(self._connection_label)
@@ -92,15 +94,20 @@ class MainWindow(QMainWindow):
         self._restore_settings()
 
     # Assembly ---------------------------------------------------------------------------------
-    def _add_panel(self, module: str, cls: str, arg: object) -> QWidget | None:
+    def _add_panel(self, tabs: QTabWidget, module: str, cls: str, arg: object) -> QWidget | None:
         """Another part's panel as a tab, when its module is present (errors inside it are not hidden)."""
         name = f"scanner_app.gui.{module}"
         if importlib.util.find_spec(name) is None:
             return None
         factory = getattr(importlib.import_module(name), cls)
         widget = factory(arg, self)
-        self.tabs.addTab(widget, "")
+        tabs.addTab(widget, "")
         return widget
+
+    def _show_fields(self) -> None:
+        if self.fields_panel is not None:
+            self.tabs.setCurrentIndex(0)
+            self.side_tabs.setCurrentWidget(self.fields_panel)
 
     def _slots(self) -> dict[str, object]:
         tab = self.tabs.setCurrentWidget
@@ -112,7 +119,7 @@ class MainWindow(QMainWindow):
             "tab_batch": lambda: self.batch_panel and tab(self.batch_panel),
             "tab_server": lambda: self.server_panel and tab(self.server_panel),
             "tab_stress": lambda: self.stress_panel and tab(self.stress_panel),
-            "tab_fields": lambda: self.fields_panel and tab(self.fields_panel),
+            "tab_fields": self._show_fields,
         }  # fmt: skip
 
     def _update_title(self) -> None:
@@ -128,13 +135,15 @@ class MainWindow(QMainWindow):
             (self.batch_panel, self.tr("Batch")),
             (self.server_panel, self.tr("Server")),
             (self.stress_panel, self.tr("Stress")),
-            (self.fields_panel, self.tr("Fields")),
         )
         for panel, title in panels:
             if panel is not None:
                 titles[self.tabs.indexOf(panel)] = title
         for index, title in titles.items():
             self.tabs.setTabText(index, title)
+        self.side_tabs.setTabText(0, self.tr("Lines"))
+        if self.fields_panel is not None:
+            self.side_tabs.setTabText(self.side_tabs.indexOf(self.fields_panel), self.tr("Fields"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:

@@ -160,7 +160,11 @@ class PipelineTarget(GoldenTarget):
 
 
 class _TensorTarget(GoldenTarget):
-    """One model called with ready-made tensors through tritonclient (shared, thread-safe client)."""
+    """One model called with ready-made tensors through tritonclient (shared, thread-safe client).
+
+    The requests are built once, as perf_analyzer loads its data once: the client spends its CPU
+    on sending, not on copying the same tensors again (the server shares this machine's cores).
+    """
 
     input_name = ""
     output_name = ""
@@ -173,17 +177,21 @@ class _TensorTarget(GoldenTarget):
         self.model = model
         self.options = load_options(options)
         self._client = _grpc_client(url, self.options)
+        self._inputs = [self._input(t) for t in self.tensors]
+        self._outputs = [grpcclient.InferRequestedOutput(self.output_name)]
+
+    def _input(self, tensor: np.ndarray) -> grpcclient.InferInput:
+        request = grpcclient.InferInput(self.input_name, list(tensor.shape), self.datatype)
+        request.set_data_from_numpy(tensor)
+        return request
 
     def send(self, index: int) -> Timed:
         started = time.perf_counter()
-        tensor = self.tensors[index % self.count]
-        request = grpcclient.InferInput(self.input_name, list(tensor.shape), self.datatype)
-        request.set_data_from_numpy(tensor)
-        outputs = [grpcclient.InferRequestedOutput(self.output_name)]
+        request = self._inputs[index % self.count]  # read-only in infer(): safe to share between threads
         sent = time.perf_counter()
         try:
             result = self._client.infer(
-                self.model, [request], outputs=outputs, client_timeout=self.options.timeout_s
+                self.model, [request], outputs=self._outputs, client_timeout=self.options.timeout_s
             )
         except InferenceServerException as exc:
             raise map_error(exc, self.url, self.options.tls) from None
@@ -212,6 +220,8 @@ class DetectionTarget(_TensorTarget):
     def _same(self, golden: np.ndarray, value: np.ndarray) -> bool:
         if golden.shape != value.shape:
             return False
+        if np.array_equal(golden, value):  # the usual case, and the cheapest check
+            return True
         far = np.abs(golden.astype(np.int16) - value.astype(np.int16)) > PROB_TOLERANCE
         return bool(far.mean() <= PROB_OUTLIERS)
 

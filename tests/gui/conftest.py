@@ -8,8 +8,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QCoreApplication, QSettings  # noqa: E402
+import pytest
+from PySide6.QtCore import QCoreApplication, QSettings
 
 
 @pytest.fixture(autouse=True)

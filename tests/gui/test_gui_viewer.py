@@ -181,3 +181,34 @@ def test_label_text_sits_on_its_box_and_stays_readable(qapp, zoom: float) -> Non
     if zoom >= 0.45:  # text sized to the box: within it, and most of its width
         assert columns.max() <= 596 * zoom + 2
         assert columns.max() - columns.min() >= 0.75 * 510 * zoom
+
+
+def test_document_model_signals_only_on_change_and_persists_edits(qtbot, tmp_path: Path) -> None:
+    from scanner_app.core.store import BatchStore
+    from scanner_app.gui.document_model import DocumentModel, StoredPage
+
+    page = synthetic_page(3)
+    store = BatchStore(tmp_path / "store.sqlite")
+    image = tmp_path / "synthetic.png"
+    QImage(10, 10, QImage.Format.Format_RGB32).save(str(image))
+    record = store.add_files([image])[0]
+    page_id = store.save_page(record, 0, page)
+    model = DocumentModel()
+    model.set_result(page, StoredPage(store, page_id))
+    hovered, selected = [], []
+    model.hovered_changed.connect(hovered.append)
+    model.selection_changed.connect(selected.append)
+    model.set_hovered(1)
+    model.set_hovered(1)
+    model.set_hovered(7)  # out of range -> none
+    model.select([2, 0, 9, 2])
+    model.select([0, 2])
+    assert hovered == [1, -1] and selected == [[0, 2]]
+    assert model.selected_text() == "line 0 text\nline 2 text"
+    with qtbot.waitSignal(model.line_edited, timeout=10_000) as edited:
+        model.edit_line(1, "fixed")
+    assert edited.args == [1, "fixed"] and model.page.lines[1].text == "fixed"
+    assert store.page(page_id).line_texts == ["line 0 text", "fixed", "line 2 text"]
+    model.set_result(None)
+    assert selected[-1] == [] and model.line_count() == 0
+    store.close()
