@@ -293,3 +293,50 @@ def test_serve_command_stops_on_sigterm(repo: Path, tmp_path: Path) -> None:
             proc.wait()
     assert not [p for p in stubs if shm.still_running(p)]
     assert shm.proc_info(pid) is None
+
+
+DIES_WITH_APP = """
+import sys, threading, time
+from pathlib import Path
+from scanner_app.server.embedded import EmbeddedServer
+
+def start():
+    server = EmbeddedServer(Path(sys.argv[1]), grpc_port=0, http_port=0, metrics_port=0,
+                            log_path=Path(sys.argv[3]), cache_dir=Path(sys.argv[2]))
+    server.start()
+    server.wait_ready(float(sys.argv[4]))
+    print(server.pid, flush=True)
+
+worker = threading.Thread(target=start)  # as the desktop app does: off the main thread
+worker.start()
+worker.join()
+time.sleep(600)
+"""
+
+
+def _alive(pid: int) -> bool:
+    info = shm.proc_info(pid)
+    return info is not None and info.state not in ("Z", "X")
+
+
+@needs_triton
+def test_server_started_off_the_main_thread_outlives_the_thread_and_dies_with_the_app(
+    repo: Path, cache_dir: Path, tmp_path: Path
+) -> None:
+    args = [str(repo), str(cache_dir), str(tmp_path / "app.log"), str(READY_S)]
+    app = subprocess.Popen([sys.executable, "-c", DIES_WITH_APP, *args], stdout=subprocess.PIPE, text=True)
+    try:
+        assert app.stdout is not None
+        server_pid = int(app.stdout.readline())
+        time.sleep(1.0)  # the starting thread has ended: the server must still run
+        assert _alive(server_pid)
+        app.kill()  # the app dies without any clean-up
+        app.wait(10)
+        deadline = time.monotonic() + 30
+        while _alive(server_pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(server_pid), "the embedded server outlived the app that started it"
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait(10)

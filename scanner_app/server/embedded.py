@@ -27,6 +27,7 @@ from scanner_app.contract import ONNX_MODELS
 from scanner_app.server import shm
 from scanner_app.server.listen import LOOPBACK_PLAN, ListenPlan
 from scanner_app.server.ports import resolve_ports
+from scanner_app.server.spawn import popen_dying_with_us
 from scanner_app.server.triton_install import (
     ServerStartError,
     TritonInstall,
@@ -38,15 +39,6 @@ from scanner_app.server.triton_install import (
 cleanup_stale_shm = shm.cleanup_stale_shm
 log = logging.getLogger(__name__)
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback never via a proxy
-# Runs in the child: SIGTERM it when the thread that started it ends, then become tritonserver.
-_EXEC_WITH_PDEATHSIG = (
-    "import ctypes, os, signal, sys\n"
-    "ctypes.CDLL(None).prctl(1, signal.SIGTERM)\n"  # PR_SET_PDEATHSIG
-    "if os.getppid() != int(sys.argv[1]): sys.exit(1)\n"
-    "os.execv(sys.argv[2], sys.argv[2:])\n"
-)
-
-
 def check_repository(repository: Path, onnx_models: Sequence[str] = ONNX_MODELS) -> None:
     """Raise ServerStartError unless the repository exists and holds every ONNX model file."""
     if not repository.is_dir():
@@ -167,11 +159,9 @@ class EmbeddedServer:
         self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         out = subprocess.PIPE if self.echo else self._log_file
         command = self._command(install, backends)
-        if threading.current_thread() is threading.main_thread():
-            # Dies with us. Only from the main thread: the kernel signals when the starting *thread* ends.
-            command = [sys.executable, "-I", "-S", "-c", _EXEC_WITH_PDEATHSIG, str(os.getpid()), *command]
         try:
-            self._proc = subprocess.Popen(
+            # Dies with us (SIGTERM, so its stubs and shared memory go too), whichever thread starts it.
+            self._proc = popen_dying_with_us(
                 command,
                 env=self._environment(install),
                 stdin=subprocess.DEVNULL,
