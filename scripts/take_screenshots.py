@@ -5,7 +5,7 @@
 Re-runs itself under ``xvfb-run`` when there is no display. Uses throw-away settings (nothing of
 the user's is read or changed), starts the embedded Triton like a first run, and saves:
 document.png (the sample invoice with its overlay), batch.png (a batch mid-run), server.png,
-document_zh_CN.png (the Chinese UI).
+document_zh_CN.png (the Chinese UI), stress.png (the stakeholder demo: the baseline, then Triton).
 """
 
 from __future__ import annotations
@@ -124,6 +124,15 @@ def main() -> int:
         shoot(window, args.out / "document_zh_CN.png")
         translations.install("en")
         wait_until(lambda: not panel.running, 120, "the batch to stop")
+
+        dashboard = window.stress_panel
+        if dashboard is not None:
+            window.tabs.setCurrentWidget(dashboard)
+            dashboard.demo.duration.setValue(20.0)
+            if not dashboard.start_demo():
+                raise SystemExit("the stakeholder demo did not start")
+            wait_until(lambda: not dashboard.controller.running, 600, "the stakeholder demo to finish")
+            shoot(window, args.out / "stress.png")
     finally:
         window.close()
         connection.shutdown()
