@@ -81,9 +81,7 @@ def _drain(limit: int = 4 * MAX_IMAGE_BYTES) -> None:
 def serve(repository: Path, port: int = DEFAULT_PORT, host: str = LOOPBACK) -> int:
     """Load the models, print the URL, serve one request at a time until SIGTERM or Ctrl-C."""
     from scanner_app.baseline.engine import build_engine
-    from scanner_app.baseline.launcher import exit_with_parent
 
-    exit_with_parent()
     try:
         engine = build_engine(repository)
     except (FileNotFoundError, OSError) as exc:

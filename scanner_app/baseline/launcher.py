@@ -1,7 +1,7 @@
 """BaselineProcess: `scanner-app serve --baseline` as a child process, started and stopped by PID.
 
-The child dies with its parent: it watches its parent PID (given in the environment) and exits
-when it is reparented, whichever thread of the parent started it.
+The child dies with its parent, whichever thread of the parent started it
+(scanner_app.server.spawn.popen_dying_with_us, as for the embedded Triton).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -23,31 +22,14 @@ from typing import IO
 
 import scanner_app
 from scanner_app.baseline.app import LOOPBACK, READY_PREFIX
+from scanner_app.server.spawn import popen_dying_with_us
 
-PARENT_ENV = "SCANNER_APP_BASELINE_PARENT"
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 _READY = re.compile(re.escape(READY_PREFIX) + r"(http://\S+)")
 
 
 class BaselineStartError(RuntimeError):
     """The baseline did not become ready; the message holds the cause and the log's last lines."""
-
-
-def exit_with_parent(poll_s: float = 0.5) -> None:
-    """In the child: SIGTERM ourselves once the parent named by PARENT_ENV is gone (no-op without it)."""
-    value = os.environ.get(PARENT_ENV, "")
-    if not value.isdigit():
-        return
-    parent = int(value)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(poll_s)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    if os.getppid() != parent:
-        os.kill(os.getpid(), signal.SIGTERM)
-    threading.Thread(target=watch, name="baseline-parent-watch", daemon=True).start()
 
 
 class BaselineProcess:
@@ -99,12 +81,11 @@ class BaselineProcess:
         if self.repository:
             command += ["--repository", str(self.repository)]
         env = dict(os.environ)
-        env[PARENT_ENV] = str(os.getpid())
         package_root = str(Path(scanner_app.__file__).resolve().parent.parent)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         self.url = ""
-        self._proc = subprocess.Popen(
+        self._proc = popen_dying_with_us(
             command, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT, env=env,
             start_new_session=True,  # Ctrl-C in a terminal reaches the parent, which stops us by PID
         )  # fmt: skip
@@ -181,4 +162,4 @@ def _healthy(url: str) -> bool:
         return False
 
 
-__all__ = ["LOOPBACK", "BaselineProcess", "BaselineStartError", "exit_with_parent"]
+__all__ = ["LOOPBACK", "BaselineProcess", "BaselineStartError"]
