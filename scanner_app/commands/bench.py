@@ -86,12 +86,12 @@ def servers(args: argparse.Namespace) -> Iterator[tuple[list[str], str | None]]:
 def _images(args: argparse.Namespace) -> list[bytes]:
     if args.images is None:
         return sample_images(8)
-    images, skipped = images_from(args.images)
-    for path, cause in skipped:
+    found = images_from(args.images)
+    for path, cause in found.skipped:
         print(f"  skipped: {path}: {cause}", file=sys.stderr)
-    if not images:
+    if not found.data:
         raise SystemExit(f"scanner-app bench: no readable image in {args.images}")
-    return images
+    return list(found.data)
 
 
 HEADER = (

@@ -305,20 +305,33 @@ def sample_images(count: int = 8, seed: int = 0) -> list[bytes]:
     return [encode(doc.image, "JPEG") for doc in distinct_receipts(count, seed)]
 
 
-def images_from(folder: Path, limit: int = 64) -> tuple[list[bytes], list[tuple[Path, str]]]:
-    """Up to `limit` pages of the files in `folder` (recursive), encoded as the app sends them,
-    and the files skipped with their causes."""
-    from scanner_app.core.errors import UnreadableFile
+@dataclass(frozen=True)
+class FolderImages:
+    """Pages of a folder's files, encoded as the app sends them, and what could not be used."""
+
+    data: tuple[bytes, ...]
+    names: tuple[str, ...]
+    skipped: tuple[tuple[Path, str], ...]  # (file, cause)
+    truncated: bool  # the folder held more pages than the limit
+
+
+def images_from(folder: Path, limit: int = 64) -> FolderImages:
+    """Up to `limit` pages of the files in `folder` (recursive); unreadable files skipped with the cause."""
+    from scanner_app.core.errors import ScannerError
     from scanner_app.core.images import discover, encode_for_wire, iter_pages
 
     files, skipped = discover([folder])
-    images: list[bytes] = []
+    data: list[bytes] = []
+    names: list[str] = []
     for path in files:
+        if len(data) >= limit:
+            return FolderImages(tuple(data), tuple(names), tuple(skipped), truncated=True)
         try:
             for page in iter_pages(path):
-                images.append(encode_for_wire(page).data)
-                if len(images) >= limit:
-                    return images, skipped
-        except UnreadableFile as exc:
+                data.append(encode_for_wire(page).data)
+                names.append(page.name)
+                if len(data) >= limit:
+                    break
+        except (ScannerError, OSError) as exc:
             skipped.append((path, str(exc)))
-    return images, skipped
+    return FolderImages(tuple(data), tuple(names), tuple(skipped), truncated=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from scanner_app.gui.background import Background
 from scanner_app.gui.connection import ServerConnection
 
 from .charts import DashboardCharts
@@ -30,22 +31,6 @@ from .plan import SessionPlan, steps_for
 from .records import RunRecord
 from .run_form import RunForm, RunRequest
 from .runs_table import RunsView
-
-
-class _ExportJob(QRunnable):
-    def __init__(self, records: list[RunRecord], path: Path, done: Signal) -> None:
-        super().__init__()
-        self.records, self.path, self.done = records, path, done
-
-    def run(self) -> None:
-        try:
-            self.done.emit(str(export_runs(self.records, self.path)), "")
-        except (OSError, ValueError) as exc:
-            self.done.emit(str(self.path), str(exc))
-
-
-class _ExportSignals(QObject):
-    done = Signal(str, str)  # (path, error or "")
 
 
 class StressDashboard(QWidget):
@@ -69,8 +54,7 @@ class StressDashboard(QWidget):
         self.export_json_button = QPushButton(self.tr("Export JSON..."))
         clear_button = QPushButton(self.tr("Clear runs"))
         self._run_label = ""
-        self._export_signals = _ExportSignals(self)
-        self._export_signals.done.connect(self._on_export_done)
+        self._background = Background(self)
         self._layout(clear_button)
         self._connect(clear_button)
         self._on_connection_changed(connection.state)
@@ -253,8 +237,12 @@ class StressDashboard(QWidget):
 
     def export_to(self, path: Path) -> None:
         """Write the runs off the GUI thread (".json": JSON, else perf_analyzer CSV); see export_finished."""
-        QThreadPool.globalInstance().start(_ExportJob(self.export_records(), Path(path),
-                                                      self._export_signals.done))  # fmt: skip
+        records, target = self.export_records(), Path(path)
+
+        def done(written: Path | None, error: BaseException | None) -> None:
+            self._on_export_done(str(written or target), str(error) if error else "")
+
+        self._background.run(lambda: export_runs(records, target), done, name="stress-export")
 
     def _ask_export(self, suffix: str) -> None:
         if not self.export_records():
@@ -265,7 +253,6 @@ class StressDashboard(QWidget):
         if path:
             self.export_to(Path(path).with_suffix(suffix))
 
-    @Slot(str, str)
     def _on_export_done(self, path: str, error: str) -> None:
         if error:
             self.status.setText(self.tr("Could not export to {0}: {1}").format(path, error))

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scanner_app.core.errors import ScannerError
-from scanner_app.core.images import discover, encode_for_wire, iter_pages
-from scanner_app.load.targets import sample_images
+from scanner_app.load.targets import images_from, sample_images
 
 from .plan import ImageSource
 
@@ -29,23 +27,11 @@ def load_images(source: ImageSource) -> LoadedImages:
         return LoadedImages(data, tuple(f"receipt-{i + 1}.jpg" for i in range(len(data))))
     if not source.folder.is_dir():
         raise ValueError(f"{source.folder}: not a folder")
-    files, skipped = discover([source.folder])
-    data: list[bytes] = []
-    names: list[str] = []
-    problems = [f"{path}: {reason}" for path, reason in skipped]
-    for path in files:
-        if len(data) >= MAX_PAGES:
-            problems.append(f"{source.folder}: only the first {MAX_PAGES} pages are used")
-            break
-        try:
-            for page in iter_pages(path):
-                data.append(encode_for_wire(page).data)
-                names.append(page.name)
-                if len(data) >= MAX_PAGES:
-                    break
-        except (ScannerError, OSError) as exc:
-            problems.append(f"{path}: {exc}")
-    if not data:
+    found = images_from(source.folder, MAX_PAGES)
+    problems = [f"{path}: {reason}" for path, reason in found.skipped]
+    if found.truncated:
+        problems.append(f"{source.folder}: only the first {MAX_PAGES} pages are used")
+    if not found.data:
         detail = f" ({problems[0]})" if problems else ""
         raise ValueError(f"{source.folder}: no readable images{detail}")
-    return LoadedImages(tuple(data), tuple(names), tuple(problems))
+    return LoadedImages(found.data, found.names, tuple(problems))
