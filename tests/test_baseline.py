@@ -23,6 +23,7 @@ from scanner_app.contract import MAX_IMAGE_BYTES
 from scanner_app.core.client import OcrClient
 from scanner_app.core.errors import InvalidImage
 from scanner_app.samples import distinct_receipts, encode, render_text_lines
+from scanner_app.server import shm
 from scanner_app.server.embedded import EmbeddedServer
 
 
@@ -50,11 +51,8 @@ def _post(url: str, body: bytes, method: str = "POST", path: str = "/ocr") -> tu
 
 
 def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"  # a zombie has exited; only its parent's reaping is left
+    info = shm.proc_info(pid)
+    return info is not None and info.state != "Z"  # a zombie has exited; only its reaping is left
 
 
 def test_baseline_reads_what_triton_reads(
