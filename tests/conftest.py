@@ -28,3 +28,24 @@ def triton(model_repository: Path, tmp_path_factory: pytest.TempPathFactory) -> 
         model_repository, grpc_port=0, http_port=0, metrics_port=0, log_path=log_path
     ) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def two_servers(
+    model_repository: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[EmbeddedServer]]:
+    """Two more embedded servers on free loopback ports, started side by side (tests may kill them)."""
+    logs = tmp_path_factory.mktemp("two-servers")
+    servers = [
+        EmbeddedServer(model_repository, 0, 0, 0, log_path=logs / f"server-{i}.log", ready_timeout=300)
+        for i in range(2)
+    ]
+    try:
+        for server in servers:
+            server.start()
+        for server in servers:
+            server.wait_ready()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()

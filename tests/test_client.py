@@ -7,7 +7,7 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -241,26 +241,6 @@ def test_unreadable_tls_files_are_a_config_error(tmp_path: Path) -> None:
 
 # EndpointPool ------------------------------------------------------------------------------
 PAYLOAD = encode(render_text_lines(["POOL TEST 4711"]).image)
-
-
-@pytest.fixture(scope="module")
-def two_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[EmbeddedServer]]:
-    logs = tmp_path_factory.mktemp("pool")
-    servers = [
-        EmbeddedServer(
-            default_repository(), grpc_port=0, http_port=0, metrics_port=0, log_path=logs / f"{i}.log"
-        )
-        for i in range(2)
-    ]
-    try:
-        for server in servers:
-            server.start()
-        for server in servers:
-            server.wait_ready()
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
 
 
 def run_requests(

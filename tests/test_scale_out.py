@@ -12,10 +12,7 @@ import os
 import signal
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
-from pathlib import Path
-
-import pytest
+from collections.abc import Callable
 
 from scanner_app.contract import PIPELINE_MODEL
 from scanner_app.load.engine import LoadRun, LoadSpec
@@ -26,26 +23,6 @@ from scanner_app.server.embedded import EmbeddedServer
 CONCURRENCY = 4
 REQUESTS = 24
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-@pytest.fixture(scope="module")
-def servers(
-    model_repository: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[list[EmbeddedServer]]:
-    logs = tmp_path_factory.mktemp("scale-out")
-    pair = [
-        EmbeddedServer(model_repository, 0, 0, 0, log_path=logs / f"server-{i}.log", ready_timeout=300)
-        for i in range(2)
-    ]
-    try:
-        for server in pair:
-            server.start()
-        for server in pair:
-            server.wait_ready()
-        yield pair
-    finally:
-        for server in pair:
-            server.stop()
 
 
 def served(server: EmbeddedServer) -> int:
@@ -67,7 +44,8 @@ def run(target: Target, requests: int, on_progress: Callable[[int], None] | None
     return load.wait(5)
 
 
-def test_load_spreads_over_both_and_survives_a_killed_server(servers: list[EmbeddedServer]) -> None:
+def test_load_spreads_over_both_and_survives_a_killed_server(two_servers: list[EmbeddedServer]) -> None:
+    servers = two_servers
     target = make_target("pipeline", [s.grpc_url for s in servers], sample_images(4))
     try:
         target.take_golden()
