@@ -5,7 +5,7 @@ Usage: ``python benchmarks/fields.py [--data DIR] [--server HOST:PORT] [--reuse]
 The OCR comes from ``scanner-app scan --jobs 1 --json`` (benchmarks/accuracy.py's ``run_app``; the
 embedded server unless ``--server``), kept in ``~/.cache/scanner-app/accuracy/app``; ``--reuse``
 scores the JSON already there when every receipt has one. Fields come from
-``scanner_app.core.invoice.extract_fields``.
+``scanner_app.core.fields.extract_fields``.
 
 SROIE-style normalisation before the exact match: text fields (company, address) are NFKC-folded,
 upper-cased and stripped of all whitespace (SROIE keys are upper case, and their spacing is an
@@ -29,8 +29,8 @@ from pathlib import Path
 import accuracy
 import sroie_score
 
+from scanner_app.core.fields import extract_fields
 from scanner_app.core.fields.dates import parse_date
-from scanner_app.core.invoice import extract_fields
 from scanner_app.core.results import PageResult
 
 GOALS = {"total": 0.90, "date": 0.90, "company": 0.80, "address": 0.60}

@@ -49,7 +49,7 @@ def main() -> int:
 
     from scanner_app.gui.connection import ServerConnection
     from scanner_app.gui.main_window import MainWindow
-    from scanner_app.gui.session import Session
+    from scanner_app.gui.session import SessionFolder
     from scanner_app.samples import distinct_receipts
 
     folder = scratch / "receipts"
@@ -59,7 +59,7 @@ def main() -> int:
         doc.image.save(folder / f"receipt-{i:04d}.png")
 
     connection = ServerConnection(urls=[args.server] if args.server else None)
-    window = MainWindow(connection, session=Session(scratch / "session"))
+    window = MainWindow(connection, session=SessionFolder(scratch / "session"))
     window.resize(1440, 900)
     window.show()
     connection.start()

@@ -6,9 +6,17 @@ import argparse
 import sys
 
 from scanner_app import __version__
-from scanner_app.commands import bench, gui, models, scan, serve
+from scanner_app.commands import bench, device, gui, models, scan, serve, watch
 
-COMMANDS = {"scan": scan, "serve": serve, "models": models, "gui": gui, "bench": bench}
+COMMANDS = {
+    "scan": scan,
+    "serve": serve,
+    "models": models,
+    "gui": gui,
+    "bench": bench,
+    "watch": watch,
+    "device": device,
+}
 
 
 def build_parser() -> argparse.ArgumentParser:

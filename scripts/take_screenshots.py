@@ -86,14 +86,14 @@ def main() -> int:
     from scanner_app.gui.connection import ServerConnection
     from scanner_app.gui.i18n import Translations
     from scanner_app.gui.main_window import MainWindow
-    from scanner_app.gui.session import Session
+    from scanner_app.gui.session import SessionFolder
     from scanner_app.samples import distinct_receipts
 
     args.out.mkdir(parents=True, exist_ok=True)
     translations = Translations(app)
     translations.install("en")
     connection = ServerConnection()  # nothing configured: the embedded server starts, as on a first run
-    window = MainWindow(connection, session=Session(scratch / "session"), translations=translations)
+    window = MainWindow(connection, session=SessionFolder(scratch / "session"), translations=translations)
     window.resize(*SIZE)
     window.move(0, 0)
     window.show()

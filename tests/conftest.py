@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import inspect
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,3 +52,58 @@ def two_servers(
     finally:
         for server in servers:
             server.stop()
+
+
+
+# Markers (registered in pyproject.toml); `pytest -m "not server and not gui"` is the pure half.
+# `server`: the test needs a real Triton or baseline server, or the real models. Found, not listed: a
+# fixture in SERVER_FIXTURES, or a server start (SERVER_STARTS) in the test's code, in a module-level
+# helper it calls or in a fixture it uses; SERVER_TESTS adds what that cannot see ("file.py::test"
+# or "file.py"). `gui`: everything under tests/gui. `slow`: SLOW_TESTS.
+SERVER_FIXTURES = frozenset({"triton", "two_servers", "model_repository"})
+SERVER_STARTS = ("EmbeddedServer(", "BaselineProcess(", '"serve"', "scanner_app.commands.serve")
+SERVER_TESTS = frozenset[str]()
+SLOW_TESTS = frozenset[str]()
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    """Global names a function's code uses, nested code (comprehensions, lambdas) included."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _sources(item: pytest.Function) -> Iterator[str]:
+    """The test's source, its module-level helpers' and its fixtures' (where Python has them)."""
+    functions: list[object] = [item.function]
+    module = item.module
+    for name in sorted(_code_names(item.function.__code__)):
+        helper = getattr(module, name, None)
+        if inspect.isfunction(helper) and helper.__module__ == module.__name__:
+            functions.append(helper)
+    functions += [d.func for defs in item._fixtureinfo.name2fixturedefs.values() for d in defs]
+    for function in functions:
+        with contextlib.suppress(OSError, TypeError):
+            yield inspect.getsource(inspect.unwrap(function))  # type: ignore[arg-type]
+
+
+def _starts_a_server(item: pytest.Item) -> bool:
+    if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    return isinstance(item, pytest.Function) and any(
+        start in source for source in _sources(item) for start in SERVER_STARTS
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    tests = Path(__file__).parent
+    for item in items:
+        names = {item.path.name, f"{item.path.name}::{getattr(item, 'originalname', item.name)}"}
+        if "gui" in item.path.relative_to(tests).parts[:-1]:
+            item.add_marker(pytest.mark.gui)
+        if names & SERVER_TESTS or _starts_a_server(item):
+            item.add_marker(pytest.mark.server)
+        if names & SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,10 +18,10 @@ import pytest
 from scanner_app.baseline.app import READY_PREFIX
 from scanner_app.baseline.ceiling import Layout, measure_layout
 from scanner_app.baseline.launcher import BaselineProcess, BaselineStartError
-from scanner_app.baseline.target import BaselineTarget
 from scanner_app.contract import MAX_IMAGE_BYTES
 from scanner_app.core.client import OcrClient
 from scanner_app.core.errors import InvalidImage
+from scanner_app.load.baseline_target import BaselineTarget
 from scanner_app.samples import distinct_receipts, encode, render_text_lines
 from scanner_app.server import shm
 from scanner_app.server.embedded import EmbeddedServer
@@ -136,14 +136,16 @@ def test_process_dies_with_its_parent(model_repository: Path, tmp_path: Path) ->
     )
     try:
         child = int(parent.stdout.readline())
+        exited = os.pidfd_open(child)  # readable once the child has exited: an event, not a poll
         assert _alive(child)
     finally:
         parent.kill()
         parent.wait(10)
-    deadline = time.monotonic() + 30
-    while _alive(child) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not _alive(child)
+    try:
+        readable, _, _ = select.select([exited], [], [], 30)
+    finally:
+        os.close(exited)
+    assert readable and not _alive(child)
 
 
 def test_start_failure_names_the_cause_with_the_log(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from scanner_app.core.errors import (
     ServerUnavailable,
     TlsError,
 )
+from scanner_app.load.targets import DetectionTarget
 from scanner_app.samples import encode, render_text_lines
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
@@ -220,6 +221,15 @@ def test_tls(tls_files: TlsFiles, fake_repo: Path, tmp_path: Path, mutual: bool)
             pytest.raises(TlsError, match=r"not issued for 'example\.com'"),
         ):
             client.connect()
+        # A TLS failure is a setup mistake, not an outage: no caller has to tell it from ServerUnavailable.
+        assert not issubclass(TlsError, ServerUnavailable)
+        # The load engine's clients come from the same factory (ClientOptions.grpc_client): the name
+        # override and the client certificate reach them, and their errors name the model they called.
+        image = [encode(render_text_lines(["TLS 1"]).image, "PNG")]
+        with pytest.raises(TlsError, match=r"not issued for 'example\.com'"):
+            _send_once(DetectionTarget(url, image, renamed))
+        with pytest.raises(ServerContractError, match="has no model text_detection"):
+            _send_once(DetectionTarget(url, image, with_cert))
         with OcrClient(url, with_ca) as no_cert:
             if mutual:
                 with pytest.raises(ServerUnavailable, match="requires a client certificate") as info:
@@ -229,6 +239,13 @@ def test_tls(tls_files: TlsFiles, fake_repo: Path, tmp_path: Path, mutual: bool)
                 assert no_cert.connect().tls
     finally:
         server.stop()
+
+
+def _send_once(target: DetectionTarget) -> None:
+    try:
+        target.send(0)
+    finally:
+        target.close()
 
 
 def test_unreadable_tls_files_are_a_config_error(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ import pytest
 from fields_helpers import page_of
 from openpyxl import load_workbook
 
+from scanner_app.core.fields import extract_fields
 from scanner_app.core.fields.reimbursement import COLUMNS, SheetRow, write_sheet
-from scanner_app.core.invoice import extract_fields
 from scanner_app.samples_invoices import render_en_invoice, render_vat_invoice
 
 HOSTILE = ('=HYPERLINK("http://evil.example","x")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\tTAB")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from fields_helpers import page_from_rows, page_of
 
+from scanner_app.core.fields import InvoiceFields, extract_fields
 from scanner_app.core.fields.rules import ENV_VAR, RulesError, builtin_dir, default_rules, load_rules
-from scanner_app.core.invoice import InvoiceFields, extract_fields
 from scanner_app.samples_invoices import render_en_invoice, render_vat_invoice
 
 RECEIPT = [

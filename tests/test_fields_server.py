@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from scanner_app.core.client import OcrClient
-from scanner_app.core.invoice import extract_fields
+from scanner_app.core.fields import extract_fields
 from scanner_app.samples import encode
 from scanner_app.samples_invoices import RenderedInvoice, render_en_invoice, render_vat_invoice
 from scanner_app.server.embedded import EmbeddedServer

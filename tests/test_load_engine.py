@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import socket
-import time
 from pathlib import Path
 
 import pytest
@@ -59,7 +58,6 @@ def test_monitor_shows_recognition_batching(
     triton: EmbeddedServer, images: list[bytes], monitor: ServerMonitor
 ) -> None:
     target = make_target("pipeline", triton.grpc_url, images)
-    monitor.sample()  # start the interval here
     try:
         spec = LoadSpec(concurrency=4, duration_s=None, requests=6, warmup_s=0.5, window_s=1.0)
         run = LoadRun(target, spec, monitor)
@@ -67,16 +65,21 @@ def test_monitor_shows_recognition_batching(
         result = run.wait(180)
     finally:
         target.close()
-    sample = monitor.sample()
-    assert not sample.error and sample.interval_s > 0
-    rec = sample.models[RECOGNITION_MODEL]
-    assert rec.executions > 0 and rec.avg_batch >= 1.0
-    assert sum(rec.batch_histogram.values()) == rec.executions
-    assert sum(size * n for size, n in rec.batch_histogram.items()) == rec.inferences
-    assert rec.compute_infer_us > 0
-    assert sample.models[PIPELINE_MODEL].requests >= result.completed
-    assert sample.cpu_util is not None and 0 <= sample.cpu_util <= 100.5  # Prometheus or /proc
-    assert result.server_models[RECOGNITION_MODEL]["avg_batch"] >= 1.0
+    samples = result.server_samples  # one per measured window: the run's own, the charts draw them
+    assert samples and len(samples) == len(result.windows)
+    assert all(not s.error and s.interval_s > 0 for s in samples)
+    assert all(s.cpu_util is not None and 0 <= s.cpu_util <= 100.5 for s in samples)  # Prometheus or /proc
+    # The samples chain from the reading that starts the measured interval: they add up to its exact counts.
+    exact = result.server_models[RECOGNITION_MODEL]
+    window_recs = [s.models[RECOGNITION_MODEL] for s in samples if RECOGNITION_MODEL in s.models]
+    assert sum(m.executions for m in window_recs) == exact["executions"] > 0
+    assert sum(m.inferences for m in window_recs) == exact["inferences"]
+    for rec in window_recs:
+        assert sum(rec.batch_histogram.values()) == rec.executions
+        assert sum(size * n for size, n in rec.batch_histogram.items()) == rec.inferences
+    # A receipt's text lines reach text_recognition in chunks (ocr_postprocess's BLS calls): batches > 1.
+    assert exact["avg_batch"] > 1.0 and exact["compute_us"] > 0
+    assert sum(s.models[PIPELINE_MODEL].requests for s in samples if PIPELINE_MODEL in s.models) >= 1
 
 
 def test_sweep_and_csv(
@@ -136,7 +139,6 @@ def test_dead_server_gives_causes_not_a_hang(images: list[bytes], kind: str) -> 
     url = _dead_url()
     target = make_target(kind, url, images)
     monitor = ServerMonitor(url)
-    started = time.perf_counter()
     try:
         run = LoadRun(target, LoadSpec(concurrency=4, duration_s=2.0, warmup_s=0.5), monitor)
         run.start()
@@ -145,8 +147,7 @@ def test_dead_server_gives_causes_not_a_hang(images: list[bytes], kind: str) -> 
     finally:
         target.close()
         monitor.close()
-    assert time.perf_counter() - started < 20
-    assert result.completed == 0
+    assert result.completed == 0  # and no hang: run.wait(30) above would have raised
     (cause,) = result.errors
     assert "ServerUnavailable" in cause and url in cause
     assert sample.error and sample.models == {}

@@ -50,13 +50,14 @@ def swap_server(model_repository: Path, tmp_path_factory: pytest.TempPathFactory
 def _run(server: EmbeddedServer, model: str, images: list[bytes]) -> tuple[int, int, float]:
     """(completed, mismatches, average executed batch) of 16 requests at concurrency 4."""
     target = make_target("detection", server.grpc_url, images, model=model)
+    monitor = ServerMonitor(server.grpc_url)
     try:
-        monitor = ServerMonitor(server.grpc_url)
         run = LoadRun(target, LoadSpec(concurrency=4, duration_s=None, requests=16, warmup_s=0.5), monitor)
         run.start()
         result = run.wait(300)
     finally:
         target.close()
+        monitor.close()
     assert not result.errors, result.errors
     return result.completed, result.mismatches, result.server_models[model]["avg_batch"]
 

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from scanner_app.load.engine import LoadRun, LoadSpec
-from scanner_app.load.report import PERF_CSV_COLUMNS, RunResult, write_perf_csv
+from scanner_app.load.report import PERF_CSV_COLUMNS, RunResult, ratio, speedup, write_perf_csv
+from scanner_app.load.server_stats import ServerSample
 from scanner_app.load.stats import (
     MAX_CAUSES,
     PRECISION,
@@ -180,16 +181,36 @@ def test_errors_and_rate_mode() -> None:
     assert result.error_count == pytest.approx(result.completed / 3, rel=0.3)
 
 
-def test_stop_returns_promptly_with_slow_requests() -> None:
-    run = LoadRun(CountingTarget(delay_s=30.0), LoadSpec(concurrency=8, duration_s=600, warmup_s=0))
+class BlockedTarget(CountingTarget):
+    """Every request blocks until `release` is set; `all_in` is set once `workers` requests are in flight."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__()
+        self.workers = workers
+        self.all_in = threading.Event()
+        self.release = threading.Event()
+
+    def send(self, index: int) -> int:
+        with self._lock:
+            self.sent += 1
+            if self.sent >= self.workers:
+                self.all_in.set()
+        self.release.wait()
+        return index
+
+
+def test_stop_ends_the_run_while_requests_are_still_in_flight() -> None:
+    target = BlockedTarget(workers=8)
+    run = LoadRun(target, LoadSpec(concurrency=8, duration_s=600, warmup_s=0))
     run.start()
-    time.sleep(0.3)
-    started = time.perf_counter()
-    run.stop()
-    assert time.perf_counter() - started < 0.1
-    result = run.wait(5)
-    assert time.perf_counter() - started < 3
-    assert result.completed == 0
+    try:
+        assert target.all_in.wait(30), "the 8 workers never sent"
+        run.stop()
+        result = run.wait(30)  # a hang guard: without stop() the run lasts 600 s
+        assert not target.release.is_set() and target.sent == 8  # the 8 requests are still blocked
+        assert result.completed == 0 and result.error_count == 0 and run.live().phase == "done"
+    finally:
+        target.release.set()
 
 
 def test_perf_csv_layout(tmp_path: Path) -> None:
@@ -206,23 +227,34 @@ def test_perf_csv_layout(tmp_path: Path) -> None:
                        "290000", "350000", "360000", "400000"]  # fmt: skip
 
 
-class SlowGoldenTarget(CountingTarget):
+class BlockedGoldenTarget(CountingTarget):
+    """take_golden() blocks until `release` is set; `entered` is set when it begins."""
+
     has_golden = False
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
     def take_golden(self) -> None:
-        time.sleep(30.0)
+        self.entered.set()
+        self.release.wait()
 
 
-def test_stop_while_taking_golden_is_prompt() -> None:
-    run = LoadRun(SlowGoldenTarget(), LoadSpec(concurrency=2, duration_s=5))
+def test_stop_while_taking_golden_does_not_wait_for_it() -> None:
+    target = BlockedGoldenTarget()
+    run = LoadRun(target, LoadSpec(concurrency=2, duration_s=5))
     run.start()
-    time.sleep(0.2)
-    assert run.live().phase == "golden" and run.live().warming_up
-    started = time.perf_counter()
-    run.stop()
-    result = run.wait(5)
-    assert time.perf_counter() - started < 2
-    assert result.completed == 0 and list(result.errors) == ["stopped while taking the golden responses"]
+    try:
+        assert target.entered.wait(30)
+        assert run.live().phase == "golden" and run.live().warming_up
+        run.stop()
+        result = run.wait(30)  # a hang guard: the golden responses never come
+        assert not target.release.is_set() and target.sent == 0  # ended with take_golden() still blocked
+        assert result.completed == 0 and list(result.errors) == ["stopped while taking the golden responses"]
+    finally:
+        target.release.set()
 
 
 def test_count_windows_end_after_their_responses() -> None:
@@ -233,4 +265,46 @@ def test_count_windows_end_after_their_responses() -> None:
     assert result.completed == 40
     assert all(10 <= w.completed <= 13 for w in result.windows[:-1]), result.windows
     assert sum(w.completed for w in result.windows) == 40
-    assert result.duration_s < 10  # never waited for the 60 s time window
+    assert len(result.windows) >= 4  # closed by their count: one 60 s time window would hold all 40
+
+
+def _throughput(value: float) -> RunResult:
+    return RunResult(
+        target="pipeline", url="x", concurrency=4, completed=int(value * 10), errors={}, mismatches=0,
+        throughput=value, mean_ms=1.0, p50_ms=1.0, p90_ms=1.0, p95_ms=1.0, p99_ms=1.0, duration_s=10.0,
+        stable=True, windows=(), server=None,
+    )  # fmt: skip
+
+
+def test_speedup_is_candidate_over_reference_and_none_without_a_reference() -> None:
+    assert speedup(_throughput(6.0), _throughput(2.0)) == pytest.approx(3.0)
+    assert speedup(_throughput(0.0), _throughput(2.0)) == 0.0  # the candidate completed nothing: 0x
+    assert speedup(_throughput(6.0), _throughput(0.0)) is None  # nothing to compare with
+    assert ratio(900.0, 300.0) == pytest.approx(3.0) and ratio(1.0, 0.0) is None
+
+
+class SampledMonitor:
+    """A Monitor (load.server_stats) that counts its samples: each reports 10 % more CPU than the last."""
+
+    def __init__(self) -> None:
+        self.samples = 0
+
+    @property
+    def last_totals(self) -> None:
+        return None
+
+    def sample(self) -> ServerSample:
+        self.samples += 1
+        return ServerSample(float(self.samples), {}, None, None, 10.0 * self.samples, 1.0)
+
+
+def test_the_result_carries_one_server_sample_per_measured_window() -> None:
+    monitor = SampledMonitor()
+    spec = LoadSpec(concurrency=2, duration_s=None, requests=30, warmup_s=0, window_requests=10, window_s=60)
+    run = LoadRun(CountingTarget(delay_s=0.05), spec, monitor)  # 10 responses take ~0.25 s
+    run.start()
+    result = run.wait(30)
+    assert len(result.server_samples) == len(result.windows) >= 3
+    assert monitor.samples == len(result.windows) + 1  # and one that starts the measured interval
+    assert [s.cpu_util for s in result.server_samples] == [10.0 * k for k in range(2, monitor.samples + 1)]
+    assert run.live().server_samples == result.server_samples

@@ -41,6 +41,7 @@ def test_config_names_match_the_contract(path: Path) -> None:
             contract.TEXTS_OUTPUT,
             contract.SCORES_OUTPUT,
             contract.IMAGE_SIZE_OUTPUT,
+            contract.ORIENTATION_OUTPUT,
         },
         contract.PREPROCESS_MODEL: {
             contract.IMAGE_INPUT,
@@ -57,8 +58,10 @@ def test_config_names_match_the_contract(path: Path) -> None:
             contract.TEXTS_OUTPUT,
             contract.SCORES_OUTPUT,
             contract.IMAGE_SIZE_OUTPUT,
+            contract.ORIENTATION_OUTPUT,
         },
         contract.RECOGNITION_MODEL: {contract.REC_INPUT, contract.REC_INDICES, contract.REC_PROBS},
+        contract.ORIENTATION_MODEL: {contract.CLS_INPUT, contract.CLS_PROBS},
     }[config.name]
     assert names == expected
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
+import threading
 import urllib.request
 from collections.abc import Callable
+from typing import Any
 
 from scanner_app.contract import PIPELINE_MODEL
 from scanner_app.load.engine import LoadRun, LoadSpec
@@ -33,15 +34,38 @@ def served(server: EmbeddedServer) -> int:
     return int(stats["success"]["count"])
 
 
-def run(target: Target, requests: int, on_progress: Callable[[int], None] | None = None) -> RunResult:
-    """A request-bounded closed-loop run; `on_progress(completed)` is polled while it runs."""
+class _AfterResponses:
+    """Wraps a Target: once `count` responses came back, `action()` runs (on that worker's thread), once."""
+
+    def __init__(self, target: Target, count: int, action: Callable[[int], None]) -> None:
+        self.target, self.count, self.action = target, count, action
+        self.name, self.url, self.model = target.name, target.url, getattr(target, "model", "")
+        self.has_golden = True
+        self._seen = 0
+        self._lock = threading.Lock()
+
+    def send(self, index: int) -> Any:
+        response = self.target.send(index)
+        with self._lock:
+            self._seen += 1
+            fire = self._seen == self.count
+        if fire:
+            self.action(self._seen)
+        return response
+
+    def check(self, index: int, response: Any) -> bool:
+        return self.target.check(index, response)
+
+    def take_golden(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def run(target: Target, requests: int) -> RunResult:
+    """A request-bounded closed-loop run."""
     load = LoadRun(target, LoadSpec(concurrency=CONCURRENCY, duration_s=None, requests=requests, warmup_s=0))
     load.start()
-    while not load.done:
-        if on_progress is not None:
-            on_progress(load.live().completed)
-        time.sleep(0.05)
-    return load.wait(5)
+    return load.wait(600)
 
 
 def test_load_spreads_over_both_and_survives_a_killed_server(two_servers: list[EmbeddedServer]) -> None:
@@ -64,12 +88,11 @@ def test_load_spreads_over_both_and_survives_a_killed_server(two_servers: list[E
         assert victim.pid is not None
         killed_at: list[int] = []
 
-        def kill_once(completed: int) -> None:
-            if completed >= REQUESTS // 4 and not killed_at:
-                os.kill(victim.pid, signal.SIGKILL)  # mid-run, requests in flight on both servers
-                killed_at.append(completed)
+        def kill(completed: int) -> None:
+            os.kill(victim.pid, signal.SIGKILL)  # mid-run, requests in flight on both servers
+            killed_at.append(completed)
 
-        survived = run(target, REQUESTS, kill_once)
+        survived = run(_AfterResponses(target, REQUESTS // 4, kill), REQUESTS)
         print(f"killed after {killed_at} responses: {survived.completed} completed, errors {survived.errors}")
         assert killed_at and not victim.is_running()
         assert survived.completed == REQUESTS and not survived.errors and survived.mismatches == 0, survived

@@ -1,7 +1,7 @@
 """BaselineProcess: `scanner-app serve --baseline` as a child process, started and stopped by PID.
 
-The child dies with its parent, whichever thread of the parent started it
-(scanner_app.server.spawn.popen_dying_with_us, as for the embedded Triton).
+Started, waited for and stopped by scanner_app.server.process, as the embedded Triton is: the
+child dies with its parent, whichever thread of the parent started it.
 """
 
 from __future__ import annotations
@@ -10,11 +10,9 @@ import atexit
 import contextlib
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -22,7 +20,7 @@ from typing import IO
 
 import scanner_app
 from scanner_app.baseline.app import LOOPBACK, READY_PREFIX
-from scanner_app.server.spawn import popen_dying_with_us
+from scanner_app.server import process
 
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 _READY = re.compile(re.escape(READY_PREFIX) + r"(http://\S+)")
@@ -59,13 +57,7 @@ class BaselineProcess:
         return self._proc.pid if self._proc else None
 
     def __enter__(self) -> BaselineProcess:
-        self.start()
-        try:
-            self.wait_ready()
-        except BaseException:
-            self.stop()
-            raise
-        return self
+        return process.start_ready(self)
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
@@ -85,32 +77,26 @@ class BaselineProcess:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         self.url = ""
-        self._proc = popen_dying_with_us(
-            command, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT, env=env,
-            start_new_session=True,  # Ctrl-C in a terminal reaches the parent, which stops us by PID
-        )  # fmt: skip
+        # A session of its own: Ctrl-C in a terminal reaches the parent, which stops us by PID.
+        self._proc = process.spawn(command, stdout=self._log, stderr=subprocess.STDOUT, env=env)
         atexit.register(self.stop)
 
     def wait_ready(self, timeout: float | None = None) -> str:
         """The URL once the child printed it and /health answers 200; BaselineStartError otherwise."""
         if self._proc is None:
             raise RuntimeError("start() the baseline first")
-        timeout = self.ready_timeout if timeout is None else timeout
-        deadline = time.monotonic() + timeout
-        while True:
-            code = self._proc.poll()
-            if code is not None:
-                raise BaselineStartError(
-                    f"the baseline exited with code {code} before it was ready.\n{self._tail()}"
-                )
-            if not self.url:
-                match = _READY.search(self.log_text())
-                self.url = match.group(1) if match else ""
-            if self.url and _healthy(self.url):
-                return self.url
-            if time.monotonic() > deadline:
-                raise BaselineStartError(f"the baseline was not ready after {timeout:.0f} s.\n{self._tail()}")
-            time.sleep(0.1)
+        process.wait_ready(
+            self._proc, self._ready, name="the baseline", error=BaselineStartError, tail=self._tail,
+            timeout=self.ready_timeout if timeout is None else timeout, poll_s=0.1,
+        )  # fmt: skip
+        return self.url
+
+    def _ready(self) -> bool:
+        """The child printed its URL and /health answers 200."""
+        if not self.url:
+            match = _READY.search(self.log_text())
+            self.url = match.group(1) if match else ""
+        return bool(self.url) and _healthy(self.url)
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM by PID, wait, then SIGKILL; closes the log (deleted when it was our temporary file)."""
@@ -119,13 +105,7 @@ class BaselineProcess:
             return
         atexit.unregister(self.stop)
         try:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(10)
+            process.stop(proc, timeout, name="the baseline")
         finally:
             if self._log is not None:
                 self._log.close()

@@ -18,7 +18,7 @@ from pathlib import Path
 from scanner_app.core.client import ClientOptions
 from scanner_app.core.errors import ScannerError
 from scanner_app.load.engine import LoadSpec
-from scanner_app.load.report import RunResult, write_perf_csv
+from scanner_app.load.report import RunResult, speedup, write_perf_csv
 from scanner_app.load.server_stats import ServerMonitor
 from scanner_app.load.sweep import run_sweep
 from scanner_app.load.targets import images_from, make_target, sample_images
@@ -183,9 +183,9 @@ def _describe(spec: LoadSpec) -> str:
 def _print_speedup(results: list[RunResult], baseline: list[RunResult]) -> None:
     print("\nspeed-up Triton / baseline (throughput)")
     for ours, theirs in zip(results, baseline, strict=False):
-        ratio = ours.throughput / theirs.throughput if theirs.throughput else float("inf")
+        ratio = speedup(ours, theirs)
         pair = f"{ours.throughput:8.2f} / {theirs.throughput:8.2f}"
-        print(f"  concurrency {ours.concurrency:>3}: {pair} = {ratio:.2f}x")
+        print(f"  concurrency {ours.concurrency:>3}: {pair} = {'n/a' if ratio is None else f'{ratio:.2f}x'}")
 
 
 def _write(args: argparse.Namespace, results: list[RunResult], baseline: list[RunResult]) -> None:
@@ -203,9 +203,9 @@ def _write(args: argparse.Namespace, results: list[RunResult], baseline: list[Ru
             "results": [r.to_json() for r in results],
             "baseline": [r.to_json() for r in baseline],
             "speedup": {
-                str(o.concurrency): o.throughput / t.throughput
+                str(o.concurrency): speedup(o, t)
                 for o, t in zip(results, baseline, strict=False)
-                if t.throughput
+                if speedup(o, t) is not None
             },
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)

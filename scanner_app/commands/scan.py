@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TextIO
 
+from scanner_app.commands.layout_args import add_layout_arguments, layout_of
 from scanner_app.commands.progress import ProgressPrinter
 from scanner_app.core.batch import run_batch
 from scanner_app.core.batch_events import BatchSummary, PageDone
@@ -38,6 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help=f"exports written to --out, from {','.join(FORMATS)} (default json,csv,txt)",
     )
     parser.add_argument("--json", type=Path, metavar="DIR", help="also write DIR/NAME.json for each page")
+    add_layout_arguments(parser)
     parser.add_argument("--jobs", type=int, default=4, help="requests in flight (default 4)")
     parser.add_argument("--resume", action="store_true", help="continue the batch already in --out")
     parser.add_argument(
@@ -124,7 +126,7 @@ def _write_page_json(folder: Path, event: PageDone, fields: bool = False) -> Non
     if event.count > 1:
         data["page"] = event.index + 1
     if fields:
-        from scanner_app.core.fields.cli_export import page_fields_json
+        from scanner_app.core.fields.export import page_fields_json
 
         data.update(page_fields_json(event.result))
     (folder / f"{stem}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -178,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
         progress.close()
         if args.out and formats:
             with BatchStore(store_path) as store:
-                written = export_store(store, out, formats, fields=getattr(args, "fields", False))
+                written = export_store(store, out, formats, fields=getattr(args, "fields", False),
+                                       layout=layout_of(args))  # fmt: skip
             print(f"Results in {store_path}; exports: {', '.join(p.name for p in written)}", file=sys.stderr)
         print_summary(summary)
     return 1 if summary.failed or summary.pending or summary.stopped else 0

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scanner_app.server.embedded import EmbeddedServer, ServerStartError
+from scanner_app.server.hardware import DEVICE_REQUESTS
 from scanner_app.server.listen import ListenPlan, ListenRefused, ServerTls, plan_listen
 
 try:
@@ -38,6 +39,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--log", type=Path, metavar="FILE", help="server log (default: ~/.cache/scanner-app/logs/)"
     )
     parser.add_argument("--ready-timeout", type=float, default=300.0, metavar="SECONDS")
+    parser.add_argument(
+        "--device",
+        choices=DEVICE_REQUESTS,
+        default="auto",
+        help="where the ONNX models run: auto (the GPU when an NVIDIA GPU and onnxruntime-gpu are "
+        "there, else the CPU), cpu, or gpu (fails rather than fall back); instances and threads are "
+        "sized to the machine (scanner_app/server/model_configs.py)",
+    )
     _add_baseline_arguments(parser)
     _add_listen_arguments(parser)
     parser.set_defaults(func=run)
@@ -144,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
         on_message=_say,
         ready_timeout=args.ready_timeout,
         listen=listen,
+        device=args.device,
     )
     stop = threading.Event()  # set by the signal handler only; the main thread never waits on it
     wake_r, wake_w = os.pipe()  # written by the C signal handler and by the watcher thread
@@ -198,6 +208,7 @@ def _summary(server: EmbeddedServer) -> str:
             f"  HTTP     http://{hosts['HTTP']}:{ports['HTTP']}",
             f"  metrics  http://{hosts['metrics']}:{ports['metrics']}/metrics",
             f"  models   {models}",
+            f"  device   {server.prepared.describe() if server.prepared else 'as configured'}",
             f"  log      {server.log_path}",
             "Press Ctrl-C to stop.",
         ]

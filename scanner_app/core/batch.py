@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 Recognize = Callable[[bytes, str], PageResult]
 # Every file would meet these the same way: the run stops and files stay queued.
 _FATAL = (ServerContractError, TlsError, ClientConfigError, sqlite3.Error)
+PROGRESS_EVERY = 50  # files added between two add_to_store progress calls
 POISON_TIMEOUTS = 3  # a page timing out this often while other pages succeed fails its file
 
 
@@ -337,6 +338,30 @@ def _in_page_pixels(result: PageResult, scale: float, page: images.Page) -> Page
     return PageResult(page.name, width, height, lines, result.elapsed_ms)
 
 
+def add_to_store(
+    store: BatchStore, paths: Iterable[Path | str], on_progress: Callable[[int, int], None] | None = None
+) -> list[tuple[Path, str]]:
+    """Discover files under ``paths`` (recursive) and add them to ``store``; the skipped ones, with why.
+
+    Files inside the store's folder (the output folder) are never inputs. ``on_progress(done, found)``
+    is called every PROGRESS_EVERY files (hashing a large folder takes a while).
+    """
+    out_dir = store.path.parent.absolute()
+    found, skipped = images.discover([Path(p) for p in paths])
+    skipped = [(p, why) for p, why in skipped if not (p.name.startswith(STORE_NAME) and p.parent == out_dir)]
+    for n, path in enumerate(found, 1):
+        if path.absolute().is_relative_to(out_dir):
+            skipped.append((path, "inside the output folder"))
+        else:
+            try:
+                store.add_files([path])
+            except OSError as exc:
+                skipped.append((path, f"cannot be read ({exc.strerror or exc})"))
+        if on_progress is not None and n % PROGRESS_EVERY == 0:
+            on_progress(n, len(found))
+    return skipped
+
+
 def run_batch(
     paths: Iterable[Path | str],
     out_dir: Path | str,
@@ -352,22 +377,9 @@ def run_batch(
     ``resume=False`` clears the store first. Files inside ``out_dir`` are never inputs.
     ``runner_options`` go to BatchRunner (patience_s, first_backoff_s, max_backoff_s).
     """
-    out_dir = Path(out_dir).absolute()
-    found, skipped = images.discover([Path(p) for p in paths])
-    skipped = [(p, why) for p, why in skipped if not (p.name.startswith(STORE_NAME) and p.parent == out_dir)]
-    files = []
-    for path in found:
-        if path.absolute().is_relative_to(out_dir):
-            skipped.append((path, "inside the output folder"))
-        else:
-            files.append(path)
-    with BatchStore(out_dir / STORE_NAME) as store:
+    with BatchStore(Path(out_dir).absolute() / STORE_NAME) as store:
         if not resume:
             store.clear()
-        for path in files:
-            try:
-                store.add_files([path])
-            except OSError as exc:
-                skipped.append((path, f"cannot be read ({exc.strerror or exc})"))
+        skipped = add_to_store(store, paths)
         runner = BatchRunner(store, recognize, jobs, on_event, skipped=skipped, **runner_options)
         return runner.run()

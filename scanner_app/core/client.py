@@ -23,6 +23,7 @@ from scanner_app.contract import (
     BOXES_OUTPUT,
     IMAGE_INPUT,
     IMAGE_SIZE_OUTPUT,
+    ORIENTATION_OUTPUT,
     PIPELINE_MODEL,
     SCORES_OUTPUT,
     TEXTS_OUTPUT,
@@ -40,7 +41,7 @@ from scanner_app.core.errors import (
 from scanner_app.core.results import PageResult, TextLine
 
 T = TypeVar("T")
-_OUTPUTS = (BOXES_OUTPUT, TEXTS_OUTPUT, SCORES_OUTPUT, IMAGE_SIZE_OUTPUT)
+_OUTPUTS = (BOXES_OUTPUT, TEXTS_OUTPUT, SCORES_OUTPUT, IMAGE_SIZE_OUTPUT, ORIENTATION_OUTPUT)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,20 @@ class ClientOptions:
             target_name=self.ssl_target_name,
         )
 
+    def grpc_client(self, url: str) -> grpcclient.InferenceServerClient:
+        """The one way to open a tritonclient gRPC client: TLS files checked, name override, reconnects."""
+        tls = self.tls
+        if tls.enabled:
+            tlsmod.check_files(tls)
+        return grpcclient.InferenceServerClient(
+            url=url,
+            ssl=tls.enabled,
+            root_certificates=_text(tls.root_certificates),
+            private_key=_text(tls.private_key),
+            certificate_chain=_text(tls.certificate_chain),
+            channel_args=_channel_args(self),
+        )
+
     def backoff(self, retry: int) -> float:
         """Seconds to wait before retry number `retry` (0-based): capped doubling, 50-100 % of it."""
         delay = min(self.backoff_max_s, self.backoff_base_s * 2.0**retry)
@@ -82,6 +97,10 @@ class ClientOptions:
 
 def _path(value: Path | str | None) -> Path | None:
     return None if value is None else Path(value)
+
+
+def _text(path: Path | None) -> str | None:
+    return None if path is None else str(path)
 
 
 @dataclass(frozen=True)
@@ -131,6 +150,7 @@ PIPELINE_OUTPUTS = (
     TensorSpec(TEXTS_OUTPUT, "BYTES", (1, -1)),
     TensorSpec(SCORES_OUTPUT, "FP32", (1, -1)),
     TensorSpec(IMAGE_SIZE_OUTPUT, "INT32", (1, 2)),
+    TensorSpec(ORIENTATION_OUTPUT, "INT32", (1, 1)),
 )
 
 
@@ -165,16 +185,17 @@ def contract_problems(inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec
     return problems
 
 
-def map_error(exc: InferenceServerException, url: str, tls: tlsmod.TlsSettings | None = None) -> ScannerError:
-    """Turn a tritonclient exception into the app's own error type."""
+def map_error(
+    exc: InferenceServerException, url: str, tls: tlsmod.TlsSettings | None = None,
+    model: str = PIPELINE_MODEL,
+) -> ScannerError:  # fmt: skip
+    """Turn a tritonclient exception from a call to `model` into the app's own error type."""
     status = (exc.status() or "").upper()
     message = exc.message() or str(exc)
     if "no available versions" in message:  # NOT_FOUND while the model loads or the server shuts down
-        return ServerUnavailable(
-            f"server {url} has no ready {PIPELINE_MODEL} (loading or stopping): {message}"
-        )
+        return ServerUnavailable(f"server {url} has no ready {model} (loading or stopping): {message}")
     if "NOT_FOUND" in status or "unknown model" in message.lower():
-        return ServerContractError(f"server {url} has no model {PIPELINE_MODEL}: {message}")
+        return ServerContractError(f"server {url} has no model {model}: {message}")
     if "INVALID_ARG" in status:
         return InvalidImage(message)
     if "DEADLINE" in status:
@@ -187,10 +208,6 @@ def map_error(exc: InferenceServerException, url: str, tls: tlsmod.TlsSettings |
             return ServerUnavailable(f"{human} [{message}]")
         return ServerUnavailable(f"server {url} is unavailable: {message}")
     return InferenceFailed(f"server {url} failed: {message}")
-
-
-def _retryable(error: ScannerError) -> bool:
-    return isinstance(error, ServerUnavailable) and not isinstance(error, TlsError)
 
 
 def _channel_args(options: ClientOptions) -> list[tuple[str, Any]]:
@@ -228,21 +245,7 @@ class OcrClient:
         self.last_error: ScannerError | None = None
         self._lock = threading.Lock()
         self._attempts = 0
-        tls = options.tls
-        if tls.enabled:
-            tlsmod.check_files(tls)
-
-        def text(path: Path | None) -> str | None:
-            return None if path is None else str(path)
-
-        self._client = grpcclient.InferenceServerClient(
-            url=url,
-            ssl=tls.enabled,
-            root_certificates=text(tls.root_certificates),
-            private_key=text(tls.private_key),
-            certificate_chain=text(tls.certificate_chain),
-            channel_args=_channel_args(options),
-        )
+        self._client = options.grpc_client(url)
 
     @property
     def attempts(self) -> int:
@@ -258,8 +261,11 @@ class OcrClient:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _call(self, method: Callable[..., T], *args: Any, retries: int | None = None, **kwargs: Any) -> T:
-        """Call a tritonclient method with the deadline, retrying what is worth retrying."""
+    def _call(
+        self, method: Callable[..., T], *args: Any, retries: int | None = None, model: str = PIPELINE_MODEL,
+        **kwargs: Any,
+    ) -> T:  # fmt: skip
+        """Call a tritonclient method about `model` with the deadline, retrying what is worth retrying."""
         retries = self.options.retries if retries is None else retries
         kwargs.setdefault("client_timeout", self.options.timeout_s)
         attempt = 0
@@ -269,9 +275,9 @@ class OcrClient:
             try:
                 return method(*args, **kwargs)
             except InferenceServerException as exc:
-                error = map_error(exc, self.url, self.options.tls)
+                error = map_error(exc, self.url, self.options.tls, model)
             self.last_error = error
-            if not _retryable(error) or attempt >= retries:
+            if not isinstance(error, ServerUnavailable) or attempt >= retries:
                 if attempt:
                     error = type(error)(f"{error} (after {attempt + 1} attempts)")
                 raise error
@@ -335,7 +341,7 @@ class OcrClient:
         )
 
     def _config(self, model: str) -> dict[str, Any]:
-        return self._call(self._client.get_model_config, model, as_json=True).get("config", {})
+        return self._call(self._client.get_model_config, model, as_json=True, model=model).get("config", {})
 
     def recognize(self, encoded: bytes, name: str = "") -> PageResult:
         """Send one encoded image; return its lines (boxes in the image's own pixels)."""
@@ -384,4 +390,7 @@ def page_from_response(response: grpcclient.InferResult, name: str, elapsed_ms: 
         )
         for box, text, score in zip(boxes, texts, scores, strict=True)
     )
-    return PageResult(image=name, width=width, height=height, lines=lines, elapsed_ms=elapsed_ms)
+    orientation = int(response.as_numpy(ORIENTATION_OUTPUT).reshape(-1)[0])
+    return PageResult(
+        image=name, width=width, height=height, lines=lines, elapsed_ms=elapsed_ms, orientation=orientation
+    )

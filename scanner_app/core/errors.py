@@ -31,8 +31,11 @@ class ServerTimeout(ServerUnavailable):
     """A call to the server ran past its deadline (the server may be alive but busy)."""
 
 
-class TlsError(ServerUnavailable):
-    """The TLS handshake with the server failed; the message says which side refused and why."""
+class TlsError(ScannerError):
+    """The TLS handshake with the server failed; the message says which side refused and why.
+
+    A setup mistake (certificates, names), not an outage: retrying or failing over cannot fix it.
+    """
 
 
 class ClientConfigError(ScannerError):

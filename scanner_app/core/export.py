@@ -6,19 +6,19 @@ reader never sees a half-written export, and returns the path it wrote.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
 import os
 import statistics
-import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from PIL import Image
 
+from scanner_app.core.atomic_write import open_atomic
+from scanner_app.core.pdf_export import write_searchable_pdf
 from scanner_app.core.results import PageResult, TextLine
 
 FORMATS = ("txt", "json", "jsonl", "csv", "pdf")
@@ -38,31 +38,6 @@ class DocumentResult:
     source: str
     pages: tuple[PageResult, ...]
     error: str | None = None
-
-
-@contextlib.contextmanager
-def atomic_path(path: Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; on success it replaces ``path`` (mode 0644)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        yield Path(name)
-        os.chmod(name, 0o644)  # mkstemp creates 0600
-        os.replace(name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
-
-
-@contextlib.contextmanager
-def _open_atomic(
-    path: str | os.PathLike[str], encoding: str = "utf-8", newline: str | None = None
-) -> Iterator[IO[str]]:
-    target = Path(path)
-    with atomic_path(target) as tmp, open(tmp, "w", encoding=encoding, newline=newline) as handle:
-        yield handle
 
 
 def _geometry(line: TextLine) -> tuple[float, float, float, float]:
@@ -116,7 +91,7 @@ def layout_text(page: PageResult) -> str:
 
 def write_txt(docs: Iterable[DocumentResult], path: str | os.PathLike[str]) -> Path:
     """Plain text: per file a ``=== source ===`` header, then each page laid out by ``layout_text``."""
-    with _open_atomic(path) as handle:
+    with open_atomic(path) as handle:
         for i, doc in enumerate(docs):
             handle.write(("\n" if i else "") + f"=== {doc.source} ===\n")
             if doc.error:
@@ -149,7 +124,7 @@ def write_json(
         }
         for doc in docs
     ]
-    with _open_atomic(path) as handle:
+    with open_atomic(path) as handle:
         json.dump({"files": files}, handle, ensure_ascii=False, indent=2)
         handle.write("\n")
     return Path(path)
@@ -160,7 +135,7 @@ def write_jsonl(
 ) -> Path:
     """One JSON object a line: ``{"source", "error", page JSON, "page": n}`` per page; a file
     without pages (failed) is one line ``{"source", "error", "page": null}``."""
-    with _open_atomic(path) as handle:
+    with open_atomic(path) as handle:
         for doc in docs:
             records = [{"source": doc.source, "error": doc.error, **_page_json(p, n, page_extra)}
                        for n, p in enumerate(doc.pages, 1)]  # fmt: skip
@@ -184,7 +159,7 @@ def write_csv_lines(docs: Iterable[DocumentResult], path: str | os.PathLike[str]
 
     A file without pages gets one row with only its source and error.
     """
-    with _open_atomic(path, CSV_ENCODING, newline="") as handle:
+    with open_atomic(path, CSV_ENCODING, newline="") as handle:
         writer = csv.writer(handle)  # QUOTE_MINIMAL, CRLF rows
         writer.writerow(LINE_COLUMNS)
         for doc in docs:
@@ -204,7 +179,7 @@ def write_csv_files(
     docs: Iterable[DocumentResult], path: str | os.PathLike[str], joiner: str = " | "
 ) -> Path:
     """A row per file: source, pages, lines, status (ok/failed), error, all lines joined by ``joiner``."""
-    with _open_atomic(path, CSV_ENCODING, newline="") as handle:
+    with open_atomic(path, CSV_ENCODING, newline="") as handle:
         writer = csv.writer(handle)  # QUOTE_MINIMAL, CRLF rows
         writer.writerow(FILE_COLUMNS)
         for doc in docs:
@@ -234,6 +209,7 @@ def export(
     stem: str = "results",
     page_images: PageImages | None = None,
     page_extra: PageExtra | None = None,
+    pdf_names: Callable[[DocumentResult], str] | None = None,
 ) -> list[Path]:
     """Write ``docs`` in each of ``formats`` (txt, json, jsonl, csv, pdf) under ``out_dir``.
 
@@ -241,7 +217,8 @@ def export(
     searchable PDF per file with pages, ``pdf/<source stem>.pdf`` (``_2``... when stems repeat),
     made from ``page_images(source)`` (the page images, in order; a count that differs from the
     result's pages raises ValueError); skipped when ``page_images`` is None. ``page_extra(page)``
-    adds keys to each page of the JSON and JSON Lines exports. Returns the paths written.
+    adds keys to each page of the JSON and JSON Lines exports. ``pdf_names(doc)`` names a file's PDF
+    under ``pdf/`` instead (``2026/March/receipt.jpg``: ``export_layout.Namer``). Returns the paths written.
     """
     wanted = list(dict.fromkeys(f.lower() for f in formats))
     unknown = sorted(set(wanted) - set(FORMATS))
@@ -260,12 +237,12 @@ def export(
             written.append(write_csv_lines(docs, out / f"{stem}_lines.csv"))
             written.append(write_csv_files(docs, out / f"{stem}_files.csv"))
         elif fmt == "pdf" and page_images is not None:
-            from scanner_app.core.pdf_export import write_searchable_pdf  # reportlab only when needed
 
             used: set[Path] = set()
             for doc in docs:
                 if doc.pages:
-                    target = _unique(out / "pdf" / f"{Path(doc.source).stem}.pdf", used)
+                    name = pdf_names(doc) if pdf_names else Path(doc.source).stem
+                    target = _unique(out / "pdf" / f"{name}.pdf", used)
                     pairs = list(zip(page_images(doc.source), doc.pages, strict=True))
                     written.append(write_searchable_pdf(pairs, target))
     return written

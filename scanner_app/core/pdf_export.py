@@ -9,10 +9,12 @@ box: the font's ascent-to-descent height fills the box height, the baseline sits
 bottom edge plus the descent, horizontal scaling (Tz) stretches the run over the box width, and
 the text is rotated to the slope of the box, so selections and search hits cover the printed words.
 
-Fonts: DejaVu Sans (``scanner_app.samples.find_font``), and for lines it does not cover, the first
-installed CJK TrueType font in ``CJK_FONTS`` (reportlab embeds TrueType outlines only: the
-CFF-based Noto CJK ``.ttc`` files are refused and skipped). Characters that no font has are mapped
-to the font's .notdef glyph with their own code and ToUnicode entry, like Tesseract's glyphless
+Fonts ship with reportlab, so the export needs no system font (a desktop bundle, Windows and macOS
+have none of Debian's): lines with a wide (CJK, fullwidth) character use the CID font STSong-Light,
+which is referenced, not embedded (a PDF reader has it or substitutes it; the text is never painted
+either way) and written as UCS-2 codes, so every BMP character extracts as itself; other lines use
+Bitstream Vera Sans (``reportlab/fonts/Vera.ttf``, embedded as a subset). Characters Vera lacks are
+mapped to its .notdef glyph with their own code and ToUnicode entry, like Tesseract's glyphless
 font: the glyph is never painted, and the text still extracts, searches and copies exactly.
 Characters above U+FFFF are written as U+FFFD (a reportlab ToUnicode limitation).
 """
@@ -28,58 +30,54 @@ import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
+import reportlab
 from PIL import Image, ImageOps
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from scanner_app.core.export import atomic_path
+from scanner_app.core.atomic_write import atomic_path
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.samples import find_font
 
 DPI = 150.0
 JPEG_QUALITY = 85
 INVISIBLE = 3  # PDF text render mode 3: no fill, no stroke
-CJK_FONTS = (
-    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",  # fonts-wqy-zenhei
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",  # fonts-wqy-microhei
-    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",  # fonts-droid-fallback
-    "/usr/share/fonts/truetype/arphic/uming.ttc",  # fonts-arphic-uming
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",  # fonts-noto-cjk (CFF: refused)
-)
+LATIN_FONT_FILE = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"  # by path: not a system Vera
+CJK_CID_FONT = "STSong-Light"  # Adobe-GB1; also carries Japanese kana, its UCS-2 codes any BMP text
 _NOTDEF_LOCK = threading.Lock()
+
+TextFont = TTFont | UnicodeCIDFont
 
 
 @functools.lru_cache(maxsize=1)
-def text_fonts() -> tuple[tuple[TTFont, frozenset[int]], ...]:
-    """The text layer's registered fonts with the code points they have glyphs for: DejaVu Sans,
-    then a CJK font when one is installed."""
-    fonts = [TTFont("ScannerText-DejaVuSans", str(find_font()))]
-    for path in CJK_FONTS:
-        if os.path.isfile(path):
-            try:
-                fonts.append(TTFont("ScannerText-CJK", path, subfontIndex=0))
-                break
-            except Exception:  # reportlab's TTFError (CFF outlines) or a damaged file
-                continue
-    for font in fonts:
+def text_fonts() -> tuple[TTFont, UnicodeCIDFont]:
+    """The text layer's fonts, registered once: Vera Sans (embedded subset), STSong-Light (CID)."""
+    latin = TTFont("ScannerText-Vera", str(LATIN_FONT_FILE))
+    cjk = UnicodeCIDFont(CJK_CID_FONT)
+    for font in (latin, cjk):
         pdfmetrics.registerFont(font)
-    return tuple((font, frozenset(font.face.charToGlyph)) for font in fonts)
+    return latin, cjk
 
 
-def _font_for(text: str) -> TTFont:
-    """The font covering most of ``text``; the characters it lacks become glyphless (see module doc)."""
-    codes = {ord(ch) for ch in text}
-    font, _ = min(text_fonts(), key=lambda fc: len(codes - fc[1]))  # ties: DejaVu
-    missing = codes - font.face.charToGlyph.keys()
+def _is_wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in "WF"
+
+
+def _font_for(text: str) -> TextFont:
+    """The CID font for a line with a wide character; otherwise Vera, the characters it lacks
+    becoming glyphless (see module doc)."""
+    latin, cjk = text_fonts()
+    if any(_is_wide(ch) for ch in text):
+        return cjk
+    missing = {ord(ch) for ch in text} - latin.face.charToGlyph.keys()
     if missing:
         with _NOTDEF_LOCK:
             for code in missing:
-                wide = unicodedata.east_asian_width(chr(code)) in "WF"
-                font.face.charWidths[code] = 1000 if wide else font.face.defaultWidth
-                font.face.charToGlyph[code] = 0  # .notdef; the subset's ToUnicode still names it
-    return font
+                latin.face.charWidths[code] = latin.face.defaultWidth
+                latin.face.charToGlyph[code] = 0  # .notdef; the subset's ToUnicode still names it
+    return latin
 
 
 def _draw_line(canvas: Canvas, line: TextLine, to_pdf: tuple[float, float, float]) -> None:

@@ -39,6 +39,9 @@ class PageResult:
     height: int
     lines: tuple[TextLine, ...] = field(default_factory=tuple)
     elapsed_ms: float = 0.0
+    # Degrees the image must turn clockwise to be upright (the server read it upright); boxes
+    # stay in the pixels of the image as sent.
+    orientation: int = 0
 
     @property
     def text(self) -> str:
@@ -51,6 +54,7 @@ class PageResult:
             "height": self.height,
             "lines": [line.to_json() for line in self.lines],
             "elapsed_ms": round(self.elapsed_ms, 2),
+            "orientation": self.orientation,
         }
 
     @classmethod
@@ -61,4 +65,5 @@ class PageResult:
             height=int(data["height"]),
             lines=tuple(TextLine.from_json(line) for line in data["lines"]),
             elapsed_ms=float(data.get("elapsed_ms", 0.0)),
+            orientation=int(data.get("orientation", 0)),
         )

@@ -1,4 +1,4 @@
-"""A batch's persistent state: files, page results and line edits in one SQLite file (WAL mode).
+"""A batch's persistent state: files, page results, line and field edits in one SQLite file (WAL mode).
 
 The database lives in the batch's output folder (``<out>/scanner-app.sqlite``). One connection is
 shared by every thread (``check_same_thread=False``) behind a lock: SQLite serialises writers
@@ -37,6 +37,9 @@ CREATE TABLE IF NOT EXISTS edits (
     id INTEGER PRIMARY KEY, page_id INTEGER NOT NULL REFERENCES pages (id) ON DELETE CASCADE,
     line_index INTEGER NOT NULL, original TEXT NOT NULL, edited TEXT NOT NULL,
     edited_at REAL NOT NULL, UNIQUE (page_id, line_index));
+CREATE TABLE IF NOT EXISTS field_edits (
+    id INTEGER PRIMARY KEY, page_id INTEGER NOT NULL REFERENCES pages (id) ON DELETE CASCADE,
+    name TEXT NOT NULL, value TEXT NOT NULL, edited_at REAL NOT NULL, UNIQUE (page_id, name));
 """
 
 
@@ -356,6 +359,24 @@ class BatchStore:
                     (record.id, line_index, original, new_text, time.time()),
                 )
         return self.page(record.id)
+
+    def edit_field(self, page: PageRecord | int, name: str, value: str) -> None:
+        """Record an invoice field set by hand for a page (kept when the page is recognised again)."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO field_edits (page_id, name, value, edited_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (page_id, name)"
+                " DO UPDATE SET value = excluded.value, edited_at = excluded.edited_at",
+                (_id(page), name, value, time.time()),
+            )
+
+    def field_edits(self, page: PageRecord | int | None = None) -> dict[int, dict[str, str]]:
+        """Fields set by hand: page id -> {field name: value}, for one page or (None) every page."""
+        where, args = ("WHERE page_id = ?", (_id(page),)) if page is not None else ("", ())
+        edits: dict[int, dict[str, str]] = {}
+        for row in self._query(f"SELECT page_id, name, value FROM field_edits {where} ORDER BY id", args):
+            edits.setdefault(row[0], {})[row[1]] = row[2]
+        return edits
 
     # Totals ---------------------------------------------------------------------------------
     def summary(self) -> StoreSummary:

@@ -1,7 +1,8 @@
 """The Batch tab: a queue table, overall progress, pause / resume / cancel, export (CONTRACTS C).
 
-The run itself is a BatchJob on its own thread (scanner_app.gui.batch_worker); this widget drains
-its events every ~100 ms into a RowBook and repaints the changed rows once per tick.
+The run itself is a BatchJob on a Background thread (scanner_app.gui.batch_worker); its events
+arrive here in lists (those queued since the last wake-up), folded into a RowBook; the changed rows
+are repainted once per list.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QSettings, QStandardPaths, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -35,7 +36,6 @@ from scanner_app.gui.batch_table_model import PATH_ROLE, BatchTableModel
 from scanner_app.gui.batch_worker import BatchJob, Prepared, PrepareFailed, Preparing
 from scanner_app.gui.connection import ServerConnection
 
-DRAIN_INTERVAL_MS = 100
 DEFAULT_JOBS = 4
 
 
@@ -73,10 +73,8 @@ class BatchPanel(QWidget):
         self._folder: Path | None = None
         self._book = RowBook()
         self.model = BatchTableModel(self._book, self)
-        self._background = Background(self)
-        self._timer = QTimer(self)
-        self._timer.setInterval(DRAIN_INTERVAL_MS)
-        self._timer.timeout.connect(self._drain)
+        self._background = Background(self)  # exports
+        self._runs = Background(self, threads=1)  # the batch run
         self._build()
         self.export_bar.export_requested.connect(self.export_to)
         self._update_controls()
@@ -162,7 +160,8 @@ class BatchPanel(QWidget):
         self._folder = Path(folder) if folder is not None else new_batch_folder(batches_root())
         self._store = None
         recognize = self._connection.batch_recognizer().recognize
-        self._start_job(BatchJob(self._folder, recognize, list(paths), jobs=self.jobs_spin.value()))
+        self._start_job(BatchJob(self._runs, self._on_events, self._folder, recognize, list(paths),
+                                 jobs=self.jobs_spin.value()))  # fmt: skip
         self.status_label.setText(self.tr("Reading the files under {0}...").format(
             ", ".join(str(p) for p in paths[:3])))  # fmt: skip
 
@@ -171,7 +170,8 @@ class BatchPanel(QWidget):
         if self._job is not None or self._store is None or self._folder is None:
             return
         recognize = self._connection.batch_recognizer().recognize
-        self._start_job(BatchJob(self._folder, recognize, store=self._store, jobs=self.jobs_spin.value()))
+        self._start_job(BatchJob(self._runs, self._on_events, self._folder, recognize, store=self._store,
+                                 jobs=self.jobs_spin.value()))  # fmt: skip
 
     def pause(self) -> None:
         if self._job is not None:
@@ -200,7 +200,7 @@ class BatchPanel(QWidget):
             return
         self.export_bar.button.setEnabled(False)
         self.export_bar.result.setText(self.tr("Exporting to {0}...").format(folder))
-        self._background.run(lambda: export_store(store, Path(folder), chosen), self._on_exported, "export")
+        self._background.run(lambda: export_store(store, Path(folder), chosen), self._on_exported)
 
     def shutdown(self, timeout_s: float = 30.0) -> None:
         """Cancel a running batch, wait for its pages in flight (up to ``timeout_s``), close the stores.
@@ -208,11 +208,9 @@ class BatchPanel(QWidget):
         Call on app exit, before ServerConnection.shutdown(); what was recognised is already saved.
         """
         job, self._job = self._job, None
-        self._timer.stop()
         if job is not None:
             job.cancel()
-            job.join(timeout_s)
-        if job is None or not job.alive:
+        if self._runs.wait(round(timeout_s * 1000)):
             for store in self._stores:
                 store.close()
             self._stores, self._store = [], None
@@ -221,7 +219,6 @@ class BatchPanel(QWidget):
     def _start_job(self, job: BatchJob) -> None:
         self._job = job
         job.start()
-        self._timer.start()
         self._update_controls()
 
     def _choose_folder(self) -> None:
@@ -241,14 +238,12 @@ class BatchPanel(QWidget):
         if files:
             self.start_batch([Path(f) for f in files])
 
-    def _drain(self) -> None:
-        job = self._job
-        if job is None:
-            self._timer.stop()
-            return
+    def _on_events(self, events: list[object]) -> None:
+        if self._job is None:
+            return  # shut down
         changed: set[int] = set()
         finished = None
-        for event in job.drain():
+        for event in events:
             if isinstance(event, Prepared):
                 self._on_prepared(event)
                 changed.clear()
@@ -279,7 +274,6 @@ class BatchPanel(QWidget):
         self.model.reload()
 
     def _finish(self, finished: object) -> None:
-        self._timer.stop()
         self._job = None
         self._book.requeue_unfinished()
         self.model.rows_changed(range(len(self._book.rows)))

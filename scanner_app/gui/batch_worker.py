@@ -1,23 +1,20 @@
-"""A batch run on its own thread: discover, store, run; events queued for the GUI to drain.
+"""A batch run for the Batch tab: core.batch's preparation and runner on a Background thread.
 
-Nothing here touches Qt. The runner's events arrive on its worker threads and go into a
-thread-safe queue; the panel drains it on a timer (every ~100 ms), so a 1000-file batch costs
-the GUI one table update per tick, not one per event.
+Nothing here touches widgets. The runner's events (from its worker threads) go through the
+Background's relay, so they reach the panel on the GUI thread in order, those that arrived
+meanwhile in one call: a 1000-file batch costs the GUI one table update per wake-up, not per event.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scanner_app.core import images
-from scanner_app.core.batch import BatchRunner, Recognize
+from scanner_app.core.batch import BatchRunner, Recognize, add_to_store
 from scanner_app.core.store import STORE_NAME, BatchStore, FileRecord
-
-PROGRESS_EVERY = 50  # files added between two Preparing events
+from scanner_app.gui.background import Background
 
 
 @dataclass(frozen=True)
@@ -40,34 +37,9 @@ class Preparing:
 
 @dataclass(frozen=True)
 class PrepareFailed:
-    """The batch could not start (store folder not writable...)."""
+    """The batch could not start (store folder not writable...) or stopped on an unexpected error."""
 
     message: str
-
-
-def add_to_store(
-    store: BatchStore, paths: Sequence[Path], on_progress: Callable[[int, int], None] | None = None
-) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """Discover files under ``paths`` (recursive) and add them; (added, skipped with reasons).
-
-    ``on_progress(done, found)`` is called every PROGRESS_EVERY files.
-    """
-    out_dir = store.path.parent.absolute()
-    found, skipped = images.discover([Path(p) for p in paths])
-    added: list[Path] = []
-    for n, path in enumerate(found, 1):
-        if path.absolute().is_relative_to(out_dir):
-            skipped.append((path, "inside the batch folder"))
-            continue
-        try:
-            store.add_files([path])
-        except OSError as exc:
-            skipped.append((path, f"cannot be read ({exc.strerror or exc})"))
-        else:
-            added.append(path)
-        if on_progress is not None and n % PROGRESS_EVERY == 0:
-            on_progress(n, len(found))
-    return added, skipped
 
 
 def known_results(store: BatchStore, records: Sequence[FileRecord]) -> dict[int, tuple[int, float]]:
@@ -82,10 +54,12 @@ def known_results(store: BatchStore, records: Sequence[FileRecord]) -> dict[int,
 
 
 class BatchJob:
-    """One run over a batch folder. ``start()`` returns at once; ``drain()`` hands over the events."""
+    """One run over a batch folder; ``start()`` returns at once, events go to ``on_events(list)``."""
 
     def __init__(
         self,
+        background: Background,
+        on_events: Callable[[list[object]], None],
         folder: Path,
         recognize: Recognize,
         paths: Sequence[Path] = (),
@@ -101,31 +75,16 @@ class BatchJob:
         self.jobs = jobs
         self.patience_s = patience_s
         self._store = store
-        self._events: deque[object] = deque()
+        self._background = background
+        self._on_events = on_events
+        self._post = background.relay(on_events)
         self._lock = threading.Lock()
         self._runner: BatchRunner | None = None
         self._paused = False
         self._cancelled = False
-        self._thread = threading.Thread(target=self._run, name="batch-job", daemon=True)
 
     def start(self) -> None:
-        self._thread.start()
-
-    @property
-    def alive(self) -> bool:
-        return self._thread.is_alive()
-
-    def join(self, timeout: float | None = None) -> None:
-        self._thread.join(timeout)
-
-    def drain(self) -> list[object]:
-        """Every event queued since the last call, in order (thread-safe)."""
-        events = []
-        while True:
-            try:
-                events.append(self._events.popleft())
-            except IndexError:
-                return events
+        self._background.run(self._run, self._on_done)
 
     def pause(self) -> None:
         with self._lock:
@@ -153,17 +112,14 @@ class BatchJob:
     def _run(self) -> None:
         try:
             store = self._store or BatchStore(self.folder / STORE_NAME)
-
-            def progress(done: int, found: int) -> None:
-                self._events.append(Preparing(done, found))
-
-            _, skipped = add_to_store(store, self.paths, progress) if self.paths else ([], [])
+            progress = lambda done, found: self._post(Preparing(done, found))  # noqa: E731
+            skipped = add_to_store(store, self.paths, progress) if self.paths else []
             records = tuple(store.files())
-            self._events.append(Prepared(store, records, known_results(store, records), tuple(skipped)))
+            self._post(Prepared(store, records, known_results(store, records), tuple(skipped)))
         except Exception as exc:  # sqlite3.Error, OSError: the folder is unusable
-            self._events.append(PrepareFailed(f"Cannot prepare the batch in {self.folder}: {exc}"))
+            self._post(PrepareFailed(f"Cannot prepare the batch in {self.folder}: {exc}"))
             return
-        runner = BatchRunner(store, self.recognize, self.jobs, self._events.append,
+        runner = BatchRunner(store, self.recognize, self.jobs, self._post,
                              patience_s=self.patience_s, skipped=skipped)  # fmt: skip
         with self._lock:
             self._runner = runner
@@ -171,7 +127,8 @@ class BatchJob:
                 runner.pause()
             if self._cancelled:
                 runner.cancel()
-        try:
-            runner.run()
-        except Exception as exc:  # a bug or a store failure outside the runner's own handling
-            self._events.append(PrepareFailed(f"The batch stopped: {exc}"))
+        runner.run()
+
+    def _on_done(self, _: object, error: BaseException | None) -> None:
+        if error is not None:  # a bug or a store failure outside the runner's own handling
+            self._on_events([PrepareFailed(f"The batch stopped: {error}")])

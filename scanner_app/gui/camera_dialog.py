@@ -240,7 +240,7 @@ class CameraDialog(QDialog):
         self._busy = True
         self._update_buttons()
         flatten = self.auto_flatten_box.isChecked()
-        self._background.run(lambda: process_frame(frame, flatten), self._on_processed, name="camera-shot")
+        self._background.run(lambda: process_frame(frame, flatten), self._on_processed)
 
     def _on_processed(self, outcome: tuple[ScanResult, QImage] | None, error: BaseException | None) -> None:
         self._busy = False
@@ -292,7 +292,7 @@ class CameraDialog(QDialog):
         def on_done(data: bytes | None, error: BaseException | None) -> None:
             self._on_encoded(data, error, name)
 
-        self._background.run(lambda: encode_png(image, turns), on_done, name="camera-png")
+        self._background.run(lambda: encode_png(image, turns), on_done)
 
     def _on_encoded(self, data: bytes | None, error: BaseException | None, name: str) -> None:
         self._busy = False

@@ -1,23 +1,23 @@
 """The app's link to Triton: configured endpoints or the embedded server, watched by a timer.
 
 Every blocking step (creating clients, connect(), probes, starting or stopping the embedded
-server) runs on one worker thread, in order; results come back to the GUI thread through a
-queued signal. Results of a superseded configuration (``_generation``) are dropped.
+server) runs on one Background thread, in order; results of a superseded configuration are dropped
+(sessions among them are kept to close on shutdown).
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, QTimer, Signal, Slot
 
 from scanner_app.core.client import ClientOptions, PipelineInfo, Recognizer
+from scanner_app.gui.background import Background
 from scanner_app.gui.connection_logic import (
     ConnectionState,
+    ConnectionStatus,
     cause_text,
     options_from_settings,
     parse_urls,
@@ -25,9 +25,9 @@ from scanner_app.gui.connection_logic import (
     status_of_error,
     unhealthy_status,
 )
-from scanner_app.gui.connection_session import CurrentRecognizer, LogTail, Session
+from scanner_app.gui.connection_session import CurrentRecognizer, EndpointClients, LogTail
 
-__all__ = ["ConnectionState", "ServerConnection"]
+__all__ = ["ConnectionState", "ConnectionStatus", "ServerConnection"]
 
 EMBEDDED_READY_TIMEOUT_S = 180.0
 
@@ -38,7 +38,6 @@ class ServerConnection(QObject):
     state_changed = Signal(object)  # ConnectionState
     log_line = Signal(str)  # lines of the embedded server's log (and the launcher's messages)
     info_changed = Signal(object)  # tuple[PipelineInfo, ...]: version and model configs per endpoint
-    _finished = Signal(object)  # internal: (generation, callback, result, error) from the worker
 
     def __init__(
         self,
@@ -58,20 +57,18 @@ class ServerConnection(QObject):
             _text(settings.value("server/tls_key")),
         )
         self._auto_embedded = start_embedded_if_unconfigured
-        self._state = ConnectionState(self._urls, "idle", self.tr("Not connected"))
+        self._state = ConnectionState(self._urls, ConnectionStatus.IDLE, self.tr("Not connected"))
         self._infos: tuple[PipelineInfo, ...] = ()
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="server-connection")
-        self._pending = 0
-        self._generation = 0
-        self._session: Session | None = None
-        self._retired: list[Session] = []  # closed on shutdown: a batch may still have calls in flight
+        self._background = Background(self, threads=1)
+        self._emit_log: Callable[[str], bool] = self._background.relay(self._on_log_lines)
+        self._session: EndpointClients | None = None
+        self._retired: list[EndpointClients] = []  # closed on shutdown: a batch may have calls in flight
         self._embedded: Any = None  # EmbeddedServer while we run one (set on the worker, under _lock)
         self._tail: LogTail | None = None
         self._lock = threading.Lock()
         self._cancel_start = threading.Event()
         self._current = CurrentRecognizer()
         self._closed = False
-        self._finished.connect(self._on_finished)
         self._timer = QTimer(self)
         self._timer.setInterval(health_interval_ms)
         self._timer.timeout.connect(self._on_tick)
@@ -104,7 +101,7 @@ class ServerConnection(QObject):
     @property
     def busy(self) -> bool:
         """True while a connect, probe, start or stop is in progress."""
-        return self._pending > 0
+        return self._background.running > 0
 
     def start(self) -> None:
         """Non-blocking: connect to the configured endpoints, or start the embedded server."""
@@ -117,11 +114,12 @@ class ServerConnection(QObject):
         elif plan == "embedded":
             self.start_embedded()
         else:
-            self._set_state(ConnectionState((), "idle", self.tr("No server configured (see the Server tab)")))
+            text = self.tr("No server configured (see the Server tab)")
+            self._set_state(ConnectionState((), ConnectionStatus.IDLE, text))
 
     def recognizer(self) -> Recognizer | None:
         """A thread-safe Recognizer while ready (it follows later reconnects); None otherwise."""
-        return self._current if self._state.status == "ready" else None
+        return self._current if self._state.status == ConnectionStatus.READY else None
 
     def batch_recognizer(self) -> Recognizer:
         """A Recognizer that always follows this connection, for batches.
@@ -155,17 +153,19 @@ class ServerConnection(QObject):
             running = self._embedded is not None and self._embedded.is_running()
         self._retire_session()
         self._cancel_start.clear()
-        self._set_state(ConnectionState((), "starting", self.tr("Starting the embedded Triton server...")))
+        text = self.tr("Starting the embedded Triton server...")
+        self._set_state(ConnectionState((), ConnectionStatus.STARTING, text))
         job = self._job_connect_embedded if running else self._job_start_embedded
         self._submit(job, self._on_embedded_started)
 
     def stop_embedded(self) -> None:
         """Stop the embedded server we started (off the GUI thread)."""
         self._cancel_start.set()
-        was_active = self._state.embedded or self._state.status == "starting"
+        was_active = self._state.embedded or self._state.status == ConnectionStatus.STARTING
         if was_active:
             self._retire_session()
-            self._set_state(ConnectionState((), "starting", self.tr("Stopping the embedded server...")))
+            text = self.tr("Stopping the embedded server...")
+            self._set_state(ConnectionState((), ConnectionStatus.STARTING, text))
         self._submit(self._job_stop_embedded, lambda _, error: self._on_embedded_stopped(was_active, error))
 
     def shutdown(self) -> None:
@@ -175,22 +175,23 @@ class ServerConnection(QObject):
         self._closed = True
         self._timer.stop()
         self._cancel_start.set()
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._background.close()
+        self._background.wait()
         self._job_stop_embedded()
         self._current.set(None, "the app is closing")
         for session in [*self._retired, *([self._session] if self._session else [])]:
             session.close()
         self._retired, self._session = [], None
-        self._state = ConnectionState((), "idle", self.tr("Disconnected"))
+        self._state = ConnectionState((), ConnectionStatus.IDLE, self.tr("Disconnected"))
 
     # Worker jobs (run on the worker thread; never touch widgets or self._state) ------------------
     def _job_connect(
         self, urls: Sequence[str], options: ClientOptions, embedded: bool = False
-    ) -> tuple[Session, Any]:
-        session = Session(urls, options, embedded=embedded)
+    ) -> tuple[EndpointClients, Any]:
+        session = EndpointClients(urls, options, embedded=embedded)
         return session, session.connect()
 
-    def _job_start_embedded(self) -> tuple[Session, Any]:
+    def _job_start_embedded(self) -> tuple[EndpointClients, Any]:
         from scanner_app.server.embedded import EmbeddedServer
         from scanner_app.server.model_fetch import default_repository
 
@@ -210,7 +211,7 @@ class ServerConnection(QObject):
             raise
         return self._job_connect_embedded()
 
-    def _job_connect_embedded(self) -> tuple[Session, Any]:
+    def _job_connect_embedded(self) -> tuple[EndpointClients, Any]:
         with self._lock:
             server = self._embedded
         if server is None or not server.is_running():
@@ -227,56 +228,37 @@ class ServerConnection(QObject):
             self._tail.stop()
             self._tail = None
 
-    def _emit_log(self, line: str) -> None:
-        with contextlib.suppress(RuntimeError):  # the connection object is gone
+    # GUI-thread side ----------------------------------------------------------------------------
+    def _on_log_lines(self, lines: list[str]) -> None:
+        for line in lines:
             self.log_line.emit(line)
 
-    # GUI-thread side ----------------------------------------------------------------------------
     def _submit(self, job: Callable[[], Any], on_done: Callable[[Any, BaseException | None], None]) -> None:
-        if self._closed:
-            return
-        generation = self._generation
-        self._pending += 1
+        self._background.run(job, on_done, on_stale=self._on_stale)
 
-        def work() -> None:
-            result, error = None, None
-            try:
-                result = job()
-            except BaseException as exc:  # reported to on_done on the GUI thread
-                error = exc
-            with contextlib.suppress(RuntimeError):  # the connection object is gone
-                self._finished.emit((generation, on_done, result, error))
-
-        self._executor.submit(work)
-
-    @Slot(object)
-    def _on_finished(self, payload: tuple[int, Callable[..., None], Any, BaseException | None]) -> None:
-        generation, on_done, result, error = payload
-        self._pending -= 1
-        if self._closed or generation != self._generation:
-            if isinstance(result, tuple) and result and isinstance(result[0], Session):
-                if self._closed:
-                    result[0].close()
-                else:
-                    self._retired.append(result[0])
-            return
-        on_done(result, error)
+    def _on_stale(self, result: Any) -> None:
+        """A superseded connect's session: closed now when shutting down, else kept until then."""
+        if isinstance(result, tuple) and result and isinstance(result[0], EndpointClients):
+            if self._closed:
+                result[0].close()
+            else:
+                self._retired.append(result[0])
 
     def _connect(self, urls: Sequence[str], options: ClientOptions) -> None:
         self._retire_session()
-        self._set_state(ConnectionState(tuple(urls), "starting",
+        self._set_state(ConnectionState(tuple(urls), ConnectionStatus.STARTING,
                                         self.tr("Connecting to {0}...").format(", ".join(urls))))  # fmt: skip
         self._submit(lambda: self._job_connect(urls, options), self._on_connected)
 
     def _retire_session(self) -> None:
         """Forget the current session (kept open until shutdown) and drop results still on the way."""
-        self._generation += 1
+        self._background.drop()
         if self._session is not None:
             self._retired.append(self._session)
             self._session = None
         self._current.set(None)
 
-    def _on_connected(self, result: tuple[Session, Any] | None, error: BaseException | None) -> None:
+    def _on_connected(self, result: tuple[EndpointClients, Any] | None, error: BaseException | None) -> None:
         if error is not None or result is None:
             self._set_failure(list(self._state.urls) or list(self._urls), error)
             return
@@ -299,10 +281,12 @@ class ServerConnection(QObject):
             if outcome.errors:
                 message += self.tr(" - down: {0}").format(", ".join(outcome.errors))
             http, metrics = self._embedded_urls() if embedded else ("", "")
-            self._set_state(ConnectionState(urls, "ready", message, embedded, version, http, metrics))
+            state = ConnectionState(urls, ConnectionStatus.READY, message, embedded, version, http, metrics)
+            self._set_state(state)
             self.info_changed.emit(outcome.infos)
             return
-        status = "down" if all(status_of_error(e) == "down" for e in outcome.errors.values()) else "error"
+        outage = all(status_of_error(e) == ConnectionStatus.DOWN for e in outcome.errors.values())
+        status = ConnectionStatus.DOWN if outage else ConnectionStatus.ERROR
         self._set_down(session.urls, status, outcome.errors, embedded)
 
     def _embedded_urls(self) -> tuple[str, str]:
@@ -310,8 +294,10 @@ class ServerConnection(QObject):
             server = self._embedded
         return (server.http_url, server.metrics_url) if server is not None else ("", "")
 
-    def _set_down(self, urls: Sequence[str], status: str, causes: dict[str, Any], embedded: bool) -> None:
-        parts = [self.tr("Server {0} is down: {1}").format(url, cause_text(cause)) if status == "down"
+    def _set_down(self, urls: Sequence[str], status: ConnectionStatus, causes: dict[str, Any],
+                  embedded: bool) -> None:  # fmt: skip
+        down = status == ConnectionStatus.DOWN
+        parts = [self.tr("Server {0} is down: {1}").format(url, cause_text(cause)) if down
                  else self.tr("Server {0}: {1}").format(url, cause_text(cause))
                  for url, cause in causes.items()]  # fmt: skip
         self._set_state(ConnectionState(tuple(urls), status, "; ".join(parts), embedded,
@@ -319,19 +305,20 @@ class ServerConnection(QObject):
         if self._session is None or self._session.client is None:
             self._current.set(None, "; ".join(parts))  # what a waiting batch reports
 
-    def _on_embedded_started(self, result: tuple[Session, Any] | None, error: BaseException | None) -> None:
+    def _on_embedded_started(self, result: tuple[EndpointClients, Any] | None, error: BaseException | None,
+                             ) -> None:  # fmt: skip
         if error is None and result is not None:
             self._on_connected(result, None)
             return
         cause = cause_text(error or "unknown error")
         self._emit_log(cause)
         message = self.tr("The embedded server could not start: {0}").format(cause.splitlines()[0])
-        self._set_state(ConnectionState((), "error", message))
+        self._set_state(ConnectionState((), ConnectionStatus.ERROR, message))
 
     def _set_failure(self, urls: Sequence[str], error: BaseException | None) -> None:
         """A job failed outright (bad TLS file, unreachable server...)."""
         cause = cause_text(error or "unknown error")
-        status = status_of_error(error) if error is not None else "error"
+        status = status_of_error(error) if error is not None else ConnectionStatus.ERROR
         self._set_down(urls, status, dict.fromkeys(urls, cause), False)
 
     def _on_embedded_stopped(self, was_active: bool, error: BaseException | None) -> None:
@@ -342,31 +329,31 @@ class ServerConnection(QObject):
         if self._urls:  # back to the configured endpoints
             self._connect(self._urls, self._options)
         else:
-            self._set_state(ConnectionState((), "idle", self.tr("Embedded server stopped")))
+            self._set_state(ConnectionState((), ConnectionStatus.IDLE, self.tr("Embedded server stopped")))
 
     @Slot()
     def _on_tick(self) -> None:
         """Periodic liveness check; reconnects when a server that was down answers again."""
-        if self._pending or self._closed:
+        if self._background.running or self._closed:
             return
         session, status = self._session, self._state.status
         if session is None:
-            if status == "down" and self._urls:
+            if status == ConnectionStatus.DOWN and self._urls:
                 self._submit(lambda: self._job_connect(self._urls, self._options), self._on_connected)
             return
-        if status == "ready":
+        if status == ConnectionStatus.READY:
             self._submit(session.unhealthy, self._on_health)
-        elif status == "down":
+        elif status == ConnectionStatus.DOWN:
             self._submit(session.connect, lambda outcome, error: self._on_reconnect(session, outcome, error))
 
     def _on_health(self, unhealthy: dict[str, str] | None, error: BaseException | None) -> None:
         session = self._session
         if session is None or unhealthy is None:
             return
-        if unhealthy_status(session.urls, unhealthy) == "down":
-            self._set_down(session.urls, "down", unhealthy, self._state.embedded)
+        if unhealthy_status(session.urls, unhealthy) == ConnectionStatus.DOWN:
+            self._set_down(session.urls, ConnectionStatus.DOWN, unhealthy, self._state.embedded)
 
-    def _on_reconnect(self, session: Session, outcome: Any, error: BaseException | None) -> None:
+    def _on_reconnect(self, session: EndpointClients, outcome: Any, error: BaseException | None) -> None:
         if session is not self._session:
             return
         if error is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from pathlib import Path
 
 from scanner_app.core.client import ClientOptions, OcrClient, PipelineInfo
@@ -18,7 +19,20 @@ from scanner_app.core.errors import (
     TlsError,
 )
 
-STATUSES = ("idle", "starting", "ready", "down", "error")
+
+class ConnectionStatus(str, Enum):
+    """Where the connection stands; compares equal to its value ("ready" == ConnectionStatus.READY)."""
+
+    IDLE = "idle"
+    STARTING = "starting"
+    READY = "ready"
+    DOWN = "down"  # an outage: a later check may find the server again
+    ERROR = "error"  # a setup mistake (bad TLS files, wrong server)
+
+    def __str__(self) -> str:
+        return self.value
+
+
 PROBE_TIMEOUT_S = 3.0  # deadline of a liveness/readiness probe or a connect() call
 _SCHEME = re.compile(r"^(grpcs?|https?)://", re.IGNORECASE)
 
@@ -28,7 +42,7 @@ class ConnectionState:
     """Where the app's server connection stands (see CONTRACTS A)."""
 
     urls: tuple[str, ...]  # gRPC endpoints in use ("127.0.0.1:8001")
-    status: str  # "idle" | "starting" | "ready" | "down" | "error"
+    status: ConnectionStatus  # a plain value ("ready") is converted
     message: str  # human text for the status bar
     embedded: bool = False  # the app started its own server
     server_version: str = ""
@@ -36,8 +50,7 @@ class ConnectionState:
     metrics_url: str = ""  # embedded server's metrics URL when known
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"unknown connection status {self.status!r}; one of {STATUSES}")
+        object.__setattr__(self, "status", ConnectionStatus(self.status))  # ValueError when unknown
 
 
 def parse_urls(value: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -97,11 +110,11 @@ def probe_options(options: ClientOptions) -> ClientOptions:
                    backoff_base_s=0.0, backoff_max_s=max(0.1, options.backoff_base_s))  # fmt: skip
 
 
-def status_of_error(exc: BaseException) -> str:
+def status_of_error(exc: BaseException) -> ConnectionStatus:
     """Status "down" for an outage (a later check may find the server again), "error" for a setup mistake."""
     if isinstance(exc, ServerUnavailable) and not isinstance(exc, TlsError):
-        return "down"
-    return "error"
+        return ConnectionStatus.DOWN
+    return ConnectionStatus.ERROR
 
 
 def cause_text(exc: BaseException | str) -> str:
@@ -144,6 +157,6 @@ def probe_endpoints(urls: Sequence[str], options: ClientOptions) -> tuple[Endpoi
     return tuple(probe_endpoint(url, options) for url in urls)
 
 
-def unhealthy_status(urls: Sequence[str], unhealthy: dict[str, str]) -> str:
+def unhealthy_status(urls: Sequence[str], unhealthy: dict[str, str]) -> ConnectionStatus:
     """Status "ready" while at least one endpoint answers, "down" when none of them does."""
-    return "down" if urls and len(unhealthy) >= len(urls) else "ready"
+    return ConnectionStatus.DOWN if urls and len(unhealthy) >= len(urls) else ConnectionStatus.READY

@@ -1,6 +1,6 @@
 """Blocking, Qt-free pieces the connection runs on its worker thread.
 
-``Session``: the clients of one endpoint configuration (short-deadline probe clients for
+``EndpointClients``: the clients of one endpoint configuration (short-deadline probe clients for
 connect()/health checks, one working client or pool for recognize). ``CurrentRecognizer``: a
 stable Recognizer that forwards to whichever session is current, so a running batch survives a
 reconnect. ``LogTail``: follows a growing log file and hands each new line to a callback.
@@ -22,13 +22,13 @@ from scanner_app.gui.connection_logic import cause_text, probe_options
 
 @dataclass
 class ConnectOutcome:
-    """What Session.connect() found: the pipeline of each endpoint that answered, causes of the others."""
+    """What EndpointClients.connect() found: each answering endpoint's pipeline, the others' causes."""
 
     infos: tuple[PipelineInfo, ...]
     errors: dict[str, ScannerError] = field(default_factory=dict)
 
 
-class Session:
+class EndpointClients:
     """The clients for one list of endpoints and options. Use from one thread at a time (the worker)."""
 
     def __init__(self, urls: Sequence[str], options: ClientOptions, *, embedded: bool = False) -> None:

@@ -7,20 +7,20 @@ as soon as the connection is ready again. Results of superseded requests are dro
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
 from scanner_app.core.batch_export import edited_page
 from scanner_app.core.store import BatchStore
-from scanner_app.gui.connection import ConnectionState, ServerConnection
-from scanner_app.gui.document_jobs import JobSignals, LoadedPage, LoadJob, Recognized, RecognizeJob
+from scanner_app.gui.background import Background
+from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
+from scanner_app.gui.document_jobs import LoadedPage, Recognized, describe_error, load_page, recognize_page
 from scanner_app.gui.document_model import DocumentModel, StoredPage
-from scanner_app.gui.export_job import ExportJob, ExportSignals
-from scanner_app.gui.session import Session
+from scanner_app.gui.export_job import export_document
+from scanner_app.gui.session import SessionFolder
 
 DEFAULT_EXPORT_FORMATS = ("txt", "json", "csv", "pdf")
 
@@ -37,34 +37,24 @@ class DocumentController(QObject):
         self,
         document: DocumentModel,
         connection: ServerConnection,
-        session: Session,
+        session: SessionFolder,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._document, self._connection, self._session = document, connection, session
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
-        self._signals = JobSignals(self)
-        self._signals.loaded.connect(self._on_loaded)
-        self._signals.recognized.connect(self._on_recognized)
-        self._signals.failed.connect(self._on_failed)
-        self._export_signals = ExportSignals(self)
-        self._export_signals.done.connect(self._on_exported)
-        self._export_signals.failed.connect(self._report)
-        self._ids = itertools.count(1)
-        self._current = 0
+        self._background = Background(self, threads=2)
         self._loaded: LoadedPage | None = None
         self._waiting = False  # the current page waits for the server
         self._batch_store: BatchStore | None = None  # the batch store of a page opened from a batch
         connection.state_changed.connect(self._on_connection_changed)
 
     @property
-    def session(self) -> Session:
+    def session(self) -> SessionFolder:
         return self._session
 
     @property
     def busy(self) -> bool:
-        return self._pool.activeThreadCount() > 0
+        return self._background.running > 0
 
     # Requests ---------------------------------------------------------------------------------
     def open_path(self, path: Path, page_index: int = 0, store: BatchStore | None = None) -> None:
@@ -74,7 +64,7 @@ class DocumentController(QObject):
         self.message.emit(self.tr("Opening {0}...").format(path.name))
         store_of: Callable[[], BatchStore] = (lambda: store) if store is not None else self._session.store
         self._batch_store = store
-        self._start_load(LoadJob(self._next_id(), self._signals, store_of, path, page_index))
+        self._start_load(path.name, lambda: load_page(store_of, path, page_index))
 
     @property
     def page_position(self) -> tuple[int, int]:
@@ -95,15 +85,13 @@ class DocumentController(QObject):
         It is kept as a file in the session's captures folder, so edits and exports work as for files.
         """
         self.message.emit(self.tr("Opening {0}...").format(name))
-        job = LoadJob(self._next_id(), self._signals, self._session.store, None, 0, data, name,
-                      self._session.captures)  # fmt: skip
+        store_of, captures = self._session.store, self._session.captures
         self._batch_store = None
-        self._start_load(job)
+        self._start_load(name, lambda: load_page(store_of, None, 0, data, name, captures))
 
     def recognize_again(self) -> None:
         """Send the current page to the server again (its stored result and edits are replaced)."""
         if self._loaded is not None:
-            self._current = self._next_id()
             self._recognize(self._loaded)
 
     def export_current(self, out_dir: Path, formats: Sequence[str] = DEFAULT_EXPORT_FORMATS) -> None:
@@ -113,23 +101,27 @@ class DocumentController(QObject):
             self._report(self.tr("Nothing to export: no recognised document is open"))
             return
         self.message.emit(self.tr("Exporting {0}...").format(source.name))
-        job = ExportJob(self._export_signals, self._document, stored.store, source, out_dir, formats)
-        self._pool.start(job)
+        store = stored.store
 
-    def _next_id(self) -> int:
-        return next(self._ids)
+        def done(paths: list[Path] | None, error: BaseException | None) -> None:
+            if error is not None:
+                self._report(self.tr("Export of {0} failed: {1}").format(source.name, error))
+            else:
+                self._on_exported(paths or [])
 
-    def _start_load(self, job: LoadJob) -> None:
-        self._current = job.request_id
+        self._document.after_writes(lambda: export_document(store, source, out_dir, formats), done)
+
+    def _start_load(self, name: str, load: Callable[[], LoadedPage]) -> None:
+        """Load a page; a newer load or recognition (same slot) makes this one's outcome be dropped."""
         self._loaded, self._waiting = None, False
-        self._pool.start(job)
+        self._background.run(load, lambda page, error: self._on_loaded(name, page, error), slot="page")
 
     def _recognize(self, page: LoadedPage) -> None:
         recognizer = self._connection.recognizer()
         if recognizer is None:
             self._waiting = True
             state = self._connection.state
-            if state.status in ("idle", "starting"):
+            if state.status in (ConnectionStatus.IDLE, ConnectionStatus.STARTING):
                 text = self.tr("{0}: waiting for the server ({1})").format(page.name, state.message)
                 self.message.emit(text)
             else:
@@ -138,11 +130,13 @@ class DocumentController(QObject):
             return
         self._waiting = False
         self.message.emit(self.tr("Recognising {0}...").format(page.name))
-        self._pool.start(RecognizeJob(self._current, self._signals, recognizer, page))
+        done = lambda result, error: self._on_recognized(page, result, error)  # noqa: E731
+        self._background.run(lambda: recognize_page(recognizer, page), done, slot="page")
 
     # Results ----------------------------------------------------------------------------------
-    def _on_loaded(self, request_id: int, page: LoadedPage) -> None:
-        if request_id != self._current:
+    def _on_loaded(self, name: str, page: LoadedPage | None, error: BaseException | None) -> None:
+        if error is not None or page is None:
+            self._report(describe_error(name, error or RuntimeError()))
             return
         self._loaded = page
         self._document.set_image(page.image, page.image_scale, page.name, page.path)
@@ -154,17 +148,14 @@ class DocumentController(QObject):
             return
         self._recognize(page)
 
-    def _on_recognized(self, request_id: int, done: Recognized) -> None:
-        if request_id != self._current or self._loaded is None:
+    def _on_recognized(self, page: LoadedPage, done: Recognized | None, error: BaseException | None) -> None:
+        if error is not None or done is None:
+            self._report(describe_error(page.name, error or RuntimeError()))
             return
-        self._document.set_result(done.result, StoredPage(self._loaded.store, done.page_id))
+        self._document.set_result(done.result, StoredPage(page.store, done.page_id))
         text = self.tr("{0}: {1} lines in {2:.0f} ms")
         self.message.emit(text.format(done.result.image, len(done.result.lines), done.result.elapsed_ms))
         self.recognized.emit(done.result)
-
-    def _on_failed(self, request_id: int, text: str) -> None:
-        if request_id == self._current:
-            self._report(text)
 
     def _on_exported(self, paths: list[Path]) -> None:
         folder = paths[0].parent if paths else ""
@@ -176,12 +167,12 @@ class DocumentController(QObject):
         self.failed.emit(text)
 
     def _on_connection_changed(self, state: ConnectionState) -> None:
-        if state.status == "ready" and self._waiting and self._loaded is not None:
+        if state.status == ConnectionStatus.READY and self._waiting and self._loaded is not None:
             self._recognize(self._loaded)
 
     def shutdown(self, msecs: int = 10_000) -> None:
         """Wait for running jobs and pending edits, then close the session store."""
-        self._current = -1
-        self._pool.waitForDone(msecs)
+        self._background.close()
+        self._background.wait(msecs)
         self._document.wait_for_writes(msecs)
         self._session.close()

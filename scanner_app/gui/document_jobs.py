@@ -1,8 +1,7 @@
-"""Background jobs for the document on screen: decode a page, recognise it, store it.
+"""Blocking steps for the document on screen: decode a page, recognise it, store it.
 
-Each job is a QRunnable that reports through a shared ``JobSignals`` object (queued to the GUI
-thread); any exception becomes ``failed(request_id, message)`` with the file name and cause. Jobs
-never touch widgets.
+They run on the DocumentController's Background; they never touch widgets. ``describe_error``
+turns any exception into one line naming the file and the cause.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
-from PySide6.QtCore import QBuffer, QIODevice, QObject, QRunnable, Signal
+from PySide6.QtCore import QBuffer, QIODevice
 from PySide6.QtGui import QImage
 
 from scanner_app.core import images
@@ -50,12 +49,6 @@ class Recognized:
 
     result: PageResult
     page_id: int
-
-
-class JobSignals(QObject):
-    loaded = Signal(int, object)  # request id, LoadedPage
-    recognized = Signal(int, object)  # request id, Recognized
-    failed = Signal(int, str)  # request id, "file: cause"
 
 
 def describe_error(name: str, exc: BaseException) -> str:
@@ -101,75 +94,38 @@ def save_capture(folder: Path, data: bytes, name: str) -> Path:
     raise AssertionError("unreachable")
 
 
-class LoadJob(QRunnable):
+def load_page(
+    store_of: Callable[[], BatchStore],
+    path: Path | None,
+    index: int = 0,
+    data: bytes | QImage | None = None,
+    name: str = "",
+    capture_folder: Path | None = None,
+) -> LoadedPage:
     """Decode page ``index`` of a file (or of captured bytes, saved first) and look it up in the store."""
-
-    def __init__(
-        self,
-        request_id: int,
-        signals: JobSignals,
-        store_of: Callable[[], BatchStore],
-        path: Path | None,
-        index: int = 0,
-        data: bytes | QImage | None = None,
-        name: str = "",
-        capture_folder: Path | None = None,
-    ) -> None:
-        super().__init__()
-        self._id, self._signals, self._store_of = request_id, signals, store_of
-        self.request_id = request_id
-        self._path, self._index, self._data, self._name = path, index, data, name
-        self._capture_folder = capture_folder
-
-    def run(self) -> None:
-        name = self._name or (self._path.name if self._path else "")
-        try:
-            path = self._path
-            if self._data is not None:
-                data = self._data if isinstance(self._data, bytes) else png_bytes(self._data)
-                path = save_capture(self._capture_folder or Path("."), data, self._name)
-            assert path is not None
-            page = _nth_page(path, self._index)
-            qimage, scale = to_qimage(page.image)
-            wire = images.encode_for_wire(page)
-            store = self._store_of()
-            record = store.add_files([path])[0]
-            stored = next((p for p in store.pages(record) if p.index == page.index), None)
-            loaded = LoadedPage(path, page.index, page.count, page.name, qimage, scale, wire,
-                                page.image.size, record.id, store, stored)  # fmt: skip
-        except Exception as exc:
-            self._signals.failed.emit(self._id, describe_error(name, exc))
-            return
-        self._signals.loaded.emit(self._id, loaded)
+    if data is not None:
+        encoded = data if isinstance(data, bytes) else png_bytes(data)
+        path = save_capture(capture_folder or Path("."), encoded, name)
+    assert path is not None
+    page = _nth_page(path, index)
+    qimage, scale = to_qimage(page.image)
+    wire = images.encode_for_wire(page)
+    store = store_of()
+    record = store.add_files([path])[0]
+    stored = next((p for p in store.pages(record) if p.index == page.index), None)
+    return LoadedPage(path, page.index, page.count, page.name, qimage, scale, wire,
+                      page.image.size, record.id, store, stored)  # fmt: skip
 
 
-class RecognizeJob(QRunnable):
+def recognize_page(recognizer: Recognizer, page: LoadedPage) -> Recognized:
     """Send a loaded page to the server; store the result (boxes in page pixels)."""
-
-    def __init__(
-        self,
-        request_id: int,
-        signals: JobSignals,
-        recognizer: Recognizer,
-        page: LoadedPage,
-    ) -> None:
-        super().__init__()
-        self._id, self._signals = request_id, signals
-        self._recognizer, self._page = recognizer, page
-
-    def run(self) -> None:
-        page = self._page
-        try:
-            started = time.perf_counter()
-            raw = self._recognizer.recognize(page.wire.data, page.name)
-            result = _page_result(raw, page, (time.perf_counter() - started) * 1000)
-            page_id = page.store.save_page(page.file_id, page.index, result)
-            if len(page.store.page_indexes(page.file_id)) >= page.count:
-                page.store.mark_done(page.file_id, page.count)
-        except Exception as exc:
-            self._signals.failed.emit(self._id, describe_error(page.name, exc))
-            return
-        self._signals.recognized.emit(self._id, Recognized(result, page_id))
+    started = time.perf_counter()
+    raw = recognizer.recognize(page.wire.data, page.name)
+    result = _page_result(raw, page, (time.perf_counter() - started) * 1000)
+    page_id = page.store.save_page(page.file_id, page.index, result)
+    if len(page.store.page_indexes(page.file_id)) >= page.count:
+        page.store.mark_done(page.file_id, page.count)
+    return Recognized(result, page_id)
 
 
 def _nth_page(path: Path, index: int) -> images.Page:

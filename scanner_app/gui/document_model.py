@@ -1,21 +1,24 @@
 """The document on screen: its page result, hovered line and selection, shared by every view.
 
 Views subscribe to the signals and call the setters; nobody else holds this state. Edits are
-applied here at once (views show them) and written to the batch store off the GUI thread;
-``line_edited`` follows once the store has them, so exports made after it include them.
+applied here at once (views show them) and written to the batch store on one writer thread, in
+order; ``line_edited`` follows once the store has them. Exports run on that same thread
+(``after_writes``), so an export always holds every edit made before it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage
 
 from scanner_app.core.results import PageResult
 from scanner_app.core.store import BatchStore
+from scanner_app.gui.background import Background, Done
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,27 +27,6 @@ class StoredPage:
 
     store: BatchStore
     page_id: int
-
-
-class _EditSignals(QObject):
-    done = Signal(int, str)
-    failed = Signal(str)
-
-
-class _EditJob(QRunnable):
-    """Writes one line edit into the store (disk work, off the GUI thread)."""
-
-    def __init__(self, stored: StoredPage, index: int, text: str, signals: _EditSignals) -> None:
-        super().__init__()
-        self._stored, self._index, self._text, self._signals = stored, index, text, signals
-
-    def run(self) -> None:
-        try:
-            self._stored.store.edit_line(self._stored.page_id, self._index, self._text)
-        except Exception as exc:  # reported in the status bar; the edit stays on screen
-            self._signals.failed.emit(f"{type(exc).__name__}: {exc}")
-            return
-        self._signals.done.emit(self._index, self._text)
 
 
 class DocumentModel(QObject):
@@ -56,6 +38,7 @@ class DocumentModel(QObject):
     selection_changed = Signal(list)  # list[int] of line indices
     line_changed = Signal(int)  # a line's text changed on screen (store write may still be pending)
     line_edited = Signal(int, str)  # (index, new text), after the store was updated
+    field_edited = Signal(str, str)  # (field name, value), after the store was updated
     edit_failed = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -68,11 +51,7 @@ class DocumentModel(QObject):
         self._stored: StoredPage | None = None
         self._hovered = -1
         self._selection: list[int] = []
-        self._writer = QThreadPool(self)
-        self._writer.setMaxThreadCount(1)  # edits reach the store in the order they were made
-        self._edit_signals = _EditSignals(self)
-        self._edit_signals.done.connect(self.line_edited)
-        self._edit_signals.failed.connect(self.edit_failed)
+        self._writer = Background(self, threads=1)  # edits reach the store in the order they were made
 
     # State ----------------------------------------------------------------------------------
     @property
@@ -173,8 +152,31 @@ class DocumentModel(QObject):
         if self._stored is None:
             self.line_edited.emit(index, text)
             return
-        self._writer.start(_EditJob(self._stored, index, text, self._edit_signals))
+        store, page_id = self._stored.store, self._stored.page_id
+        self._write(lambda: store.edit_line(page_id, index, text), lambda: self.line_edited.emit(index, text))
+
+    def edit_field(self, name: str, value: str) -> None:
+        """Store a field set by hand for the page shown (reopening and every export show it)."""
+        if self._stored is None:
+            self.field_edited.emit(name, value)
+            return
+        store, page_id = self._stored.store, self._stored.page_id
+        done = lambda: self.field_edited.emit(name, value)  # noqa: E731
+        self._write(lambda: store.edit_field(page_id, name, value), done)
+
+    def _write(self, write: Callable[[], Any], done: Callable[[], None]) -> None:
+        def reported(_: Any, error: BaseException | None) -> None:
+            if error is not None:  # shown in the status bar; the edit stays on screen
+                self.edit_failed.emit(f"{type(error).__name__}: {error}")
+            else:
+                done()
+
+        self._writer.run(write, reported)
+
+    def after_writes(self, call: Callable[[], Any], on_done: Done) -> None:
+        """Run ``call`` (an export) off the GUI thread once every edit made so far is stored."""
+        self._writer.run(call, on_done)
 
     def wait_for_writes(self, msecs: int = 10_000) -> bool:
-        """Block until pending edits are on disk (for exports and shutdown)."""
-        return self._writer.waitForDone(msecs)
+        """Block until pending edits are on disk (shutdown)."""
+        return self._writer.wait(msecs)

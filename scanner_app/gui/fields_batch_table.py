@@ -31,6 +31,8 @@ _Index = QModelIndex | QPersistentModelIndex
 class FieldsBatchModel(QAbstractTableModel):
     """SheetRows as a table (the sheet's columns); editing a cell sets that field by hand."""
 
+    value_edited = Signal(int, str, str)  # (row, field name, value)
+
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.rows: list[SheetRow] = []
@@ -82,11 +84,13 @@ class FieldsBatchModel(QAbstractTableModel):
         self.rows[index.row()] = dataclasses.replace(row, fields=row.fields.with_value(name, str(value)))
         last = self.index(index.row(), len(COLUMNS) - 1)
         self.dataChanged.emit(self.index(index.row(), 0), last)
+        self.value_edited.emit(index.row(), name, str(value))
         return True
 
 
 class FieldsBatchTable(QWidget):
-    """``load(store)`` reads every page's fields off the GUI thread; ``export_to(path)`` writes them."""
+    """``load(store)`` reads every page's fields off the GUI thread; edits are stored with their page;
+    ``export_to(path)`` writes the sheet after every edit made before it is stored."""
 
     loaded = Signal(int)  # rows shown
     exported = Signal(object)  # Path
@@ -95,8 +99,11 @@ class FieldsBatchTable(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._background = Background(self)
+        self._background = Background(self, threads=1)  # loads, edits and exports in order
+        self._store: BatchStore | None = None
+        self._page_ids: list[int] = []
         self.model = FieldsBatchModel(self)
+        self.model.value_edited.connect(self._on_value_edited)
         self.table = QTableView(self)
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -115,21 +122,32 @@ class FieldsBatchTable(QWidget):
         layout.addWidget(self.table, 1)
 
     def load(self, store: BatchStore) -> None:
-        from scanner_app.core.fields.batch import batch_rows
+        from scanner_app.core.fields.batch import page_rows
 
         self.status.setText(self.tr("Reading fields..."))
+        self._store = store
 
-        def done(rows: list[SheetRow] | None, error: BaseException | None) -> None:
+        def done(rows: list[tuple[int, SheetRow]] | None, error: BaseException | None) -> None:
             if error is not None:
                 self.status.setText(self.tr("Fields could not be read: {0}").format(error))
                 self.failed.emit(str(error))
                 return
-            self.model.set_rows(rows or [])
+            self._page_ids = [page_id for page_id, _ in rows or []]
+            self.model.set_rows([row for _, row in rows or []])
             flagged = sum(1 for r in self.model.rows if r.fields.flagged)
             self.status.setText(self.tr("{0} pages, {1} to check").format(len(self.model.rows), flagged))
             self.loaded.emit(len(self.model.rows))
 
-        self._background.run(lambda: batch_rows(store), done, name="fields-batch")
+        self._background.run(lambda: page_rows(store), done, slot="load")
+
+    def _on_value_edited(self, row: int, name: str, value: str) -> None:
+        store, page_id = self._store, self._page_ids[row]
+        if store is not None:
+            self._background.run(lambda: store.edit_field(page_id, name, value), self._on_stored)
+
+    def _on_stored(self, _: object, error: BaseException | None) -> None:
+        if error is not None:
+            self.failed.emit(self.tr("The edit could not be stored: {0}").format(error))
 
     def _on_double_clicked(self, index: QModelIndex) -> None:
         if index.column() == 0:
@@ -155,4 +173,4 @@ class FieldsBatchTable(QWidget):
             else:
                 self.exported.emit(written)
 
-        self._background.run(lambda: write_sheet(rows, path), done, name="fields-batch-export")
+        self._background.run(lambda: write_sheet(rows, path), done)

@@ -21,18 +21,17 @@ from PySide6.QtWidgets import (
 from scanner_app.core.fields.model import InvoiceFields
 from scanner_app.core.results import PageResult
 from scanner_app.gui.background import Background
-from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.document_model import DocumentModel, StoredPage
 from scanner_app.gui.fields_model import LINES_ROLE, NAME, VALUE, FieldsTableModel
 
 
-def _extract(page: PageResult, edits: dict[str, str]) -> InvoiceFields:
-    """Fields of the page with a person's edits applied (runs off the GUI thread: rules come from disk)."""
-    from scanner_app.core.invoice import extract_fields
+def _extract(page: PageResult, stored: StoredPage | None, edits: dict[str, str]) -> InvoiceFields:
+    """Fields of the page with the stored and the pending field edits applied (off the GUI thread)."""
+    from scanner_app.core.fields import extract_fields
+    from scanner_app.core.fields.batch import with_edits
 
-    fields = extract_fields(page)
-    for name, value in edits.items():
-        fields = fields.with_value(name, value)
-    return fields
+    saved = stored.store.field_edits(stored.page_id).get(stored.page_id, {}) if stored else {}
+    return with_edits(extract_fields(page), {**saved, **edits})
 
 
 def _write(rows: list, path: Path) -> Path:
@@ -51,8 +50,7 @@ class FieldsPanel(QWidget):
     def __init__(self, document: DocumentModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._document = document
-        self._edits: dict[str, str] = {}  # field edits of the page shown, re-applied after re-extraction
-        self._generation = 0
+        self._edits: dict[str, str] = {}  # field edits of the page shown not known to be stored yet
         self._background = Background(self)
         self.model = FieldsTableModel(self)
         self.model.value_edited.connect(self.edit_field)
@@ -101,21 +99,19 @@ class FieldsPanel(QWidget):
         self._recompute()
 
     def _recompute(self) -> None:
-        self._generation += 1
-        generation, page, edits = self._generation, self._document.page, dict(self._edits)
+        page, stored, edits = self._document.page, self._document.stored, dict(self._edits)
         if page is None:
+            self._background.drop("fields")
             self._show(InvoiceFields())
             return
 
         def done(fields: InvoiceFields | None, error: BaseException | None) -> None:
-            if generation != self._generation:
-                return  # a newer page or edit is on its way
             if error is not None:
                 self.summary.setText(self.tr("Fields could not be read: {0}").format(error))
                 return
             self._show(fields or InvoiceFields())
 
-        self._background.run(lambda: _extract(page, edits), done, name="fields")
+        self._background.run(lambda: _extract(page, stored, edits), done, slot="fields")
 
     def _show(self, fields: InvoiceFields) -> None:
         self.model.set_fields(fields)
@@ -133,9 +129,10 @@ class FieldsPanel(QWidget):
         self.summary.setText(text + (f" ({fields.template})" if fields.template else ""))
 
     def edit_field(self, name: str, value: str) -> None:
-        """Set a field by hand: kept for this page, checks re-run, reaches the export."""
+        """Set a field by hand: stored with the page (reopening and exports show it), checks re-run."""
         self._edits[name] = value
         self._show(self.model.fields.with_value(name, value))
+        self._document.edit_field(name, value)
 
     def _on_row_clicked(self, index: QModelIndex) -> None:
         lines = index.siblingAtColumn(NAME).data(LINES_ROLE) or ()
@@ -171,4 +168,4 @@ class FieldsPanel(QWidget):
             else:
                 self.exported.emit(written)
 
-        self._background.run(lambda: _write(rows, path), done, name="fields-export")
+        self._background.run(lambda: _write(rows, path), done)

@@ -6,8 +6,6 @@ batches from BatchPanel; the connection state is shown in the status bar.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,23 +18,27 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QTabWidget,
-    QWidget,
 )
 
 from scanner_app import __version__
 from scanner_app.core.images import SUPPORTED_SUFFIXES
 from scanner_app.gui import drop
-from scanner_app.gui.connection import ConnectionState, ServerConnection
+from scanner_app.gui.batch_panel import BatchPanel
+from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
+from scanner_app.gui.dashboard import StressDashboard
 from scanner_app.gui.document_controller import DocumentController
 from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.fields_panel import FieldsPanel
 from scanner_app.gui.i18n import SETTING as LANGUAGE_SETTING
 from scanner_app.gui.i18n import Translations
 from scanner_app.gui.main_actions import MainActions
 from scanner_app.gui.results_panel import ResultsPanel
-from scanner_app.gui.session import Session
+from scanner_app.gui.server_panel import ServerPanel
+from scanner_app.gui.session import SessionFolder
 from scanner_app.gui.viewer import ViewerPanel
 
-_STATUS_COLOURS = {"ready": "#2e7d32", "starting": "#8d6e00", "down": "#c62828", "error": "#c62828"}
+_STATUS_COLOURS = {ConnectionStatus.READY: "#2e7d32", ConnectionStatus.STARTING: "#8d6e00",
+                   ConnectionStatus.DOWN: "#c62828", ConnectionStatus.ERROR: "#c62828"}  # fmt: skip
 
 
 class MainWindow(QMainWindow):
@@ -45,29 +47,32 @@ class MainWindow(QMainWindow):
     def __init__(
         self,
         connection: ServerConnection,
-        session: Session | None = None,
+        session: SessionFolder | None = None,
         translations: Translations | None = None,
     ) -> None:
         super().__init__()
         self.connection = connection
         self.translations = translations or Translations(self)
         self.document = DocumentModel(self)
-        self.controller = DocumentController(self.document, connection, session or Session(), self)
+        self.controller = DocumentController(self.document, connection, session or SessionFolder(), self)
         self.viewer = ViewerPanel(self.document, self)
         self.results = ResultsPanel(self.document, self)
         self.tabs = QTabWidget(self)
         self.side_tabs = QTabWidget(self)  # beside the viewer: the lines, and the fields read from them
         self.side_tabs.addTab(self.results, "")
-        self.fields_panel = self._add_panel(self.side_tabs, "fields_panel", "FieldsPanel", self.document)
+        self.fields_panel = FieldsPanel(self.document, self)
+        self.side_tabs.addTab(self.fields_panel, "")
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.viewer)
         splitter.addWidget(self.side_tabs)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         self.tabs.addTab(splitter, "")
-        self.batch_panel = self._add_panel(self.tabs, "batch_panel", "BatchPanel", connection)
-        self.server_panel = self._add_panel(self.tabs, "server_panel", "ServerPanel", connection)
-        self.stress_panel = self._add_panel(self.tabs, "dashboard", "StressDashboard", connection)
+        self.batch_panel = BatchPanel(connection, self)
+        self.server_panel = ServerPanel(connection, self)
+        self.stress_panel = StressDashboard(connection, self)
+        for panel in (self.batch_panel, self.server_panel, self.stress_panel):
+            self.tabs.addTab(panel, "")
         self.setCentralWidget(self.tabs)
         self._connection_label = QLabel(self)
         self.statusBar().addPermanentWidget(self._connection_label)
@@ -80,8 +85,7 @@ class MainWindow(QMainWindow):
         copy_all = self.viewer.view_actions["copy_all"]
         self.viewer.copy_all_requested.connect(self.copy_all)
         self.results.copy_all_requested.connect(self.copy_all)
-        if self.batch_panel is not None and hasattr(self.batch_panel, "open_requested"):
-            self.batch_panel.open_requested.connect(self._on_batch_open_requested)
+        self.batch_panel.open_requested.connect(self._on_batch_open_requested)
         self.controller.message.connect(self._show_message)
         self.document.edit_failed.connect(self._show_message)
         self.document.image_changed.connect(self._update_title)
@@ -94,20 +98,9 @@ class MainWindow(QMainWindow):
         self._restore_settings()
 
     # Assembly ---------------------------------------------------------------------------------
-    def _add_panel(self, tabs: QTabWidget, module: str, cls: str, arg: object) -> QWidget | None:
-        """Another part's panel as a tab, when its module is present (errors inside it are not hidden)."""
-        name = f"scanner_app.gui.{module}"
-        if importlib.util.find_spec(name) is None:
-            return None
-        factory = getattr(importlib.import_module(name), cls)
-        widget = factory(arg, self)
-        tabs.addTab(widget, "")
-        return widget
-
     def _show_fields(self) -> None:
-        if self.fields_panel is not None:
-            self.tabs.setCurrentIndex(0)
-            self.side_tabs.setCurrentWidget(self.fields_panel)
+        self.tabs.setCurrentIndex(0)
+        self.side_tabs.setCurrentWidget(self.fields_panel)
 
     def _slots(self) -> dict[str, object]:
         tab = self.tabs.setCurrentWidget
@@ -116,9 +109,8 @@ class MainWindow(QMainWindow):
             "camera": self.capture_camera, "screen": self.capture_screen, "export": self.choose_export,
             "quit": self.close, "copy": self.copy_selection, "about": self.about,
             "tab_document": lambda: self.tabs.setCurrentIndex(0),
-            "tab_batch": lambda: self.batch_panel and tab(self.batch_panel),
-            "tab_server": lambda: self.server_panel and tab(self.server_panel),
-            "tab_stress": lambda: self.stress_panel and tab(self.stress_panel),
+            "tab_batch": lambda: tab(self.batch_panel), "tab_server": lambda: tab(self.server_panel),
+            "tab_stress": lambda: tab(self.stress_panel),
             "tab_fields": self._show_fields,
         }  # fmt: skip
 
@@ -130,20 +122,12 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.main_actions.retranslate()
         self.main_actions.build_menus(self.menuBar(), self._view_actions, self._copy_all)
-        titles = {0: self.tr("Document")}
-        panels = (
-            (self.batch_panel, self.tr("Batch")),
-            (self.server_panel, self.tr("Server")),
-            (self.stress_panel, self.tr("Stress")),
-        )
-        for panel, title in panels:
-            if panel is not None:
-                titles[self.tabs.indexOf(panel)] = title
-        for index, title in titles.items():
-            self.tabs.setTabText(index, title)
+        self.tabs.setTabText(0, self.tr("Document"))
+        for panel, title in ((self.batch_panel, self.tr("Batch")), (self.server_panel, self.tr("Server")),
+                             (self.stress_panel, self.tr("Stress"))):  # fmt: skip
+            self.tabs.setTabText(self.tabs.indexOf(panel), title)
         self.side_tabs.setTabText(0, self.tr("Lines"))
-        if self.fields_panel is not None:
-            self.side_tabs.setTabText(self.side_tabs.indexOf(self.fields_panel), self.tr("Fields"))
+        self.side_tabs.setTabText(1, self.tr("Fields"))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -161,11 +145,9 @@ class MainWindow(QMainWindow):
         if len(paths) == 1 and not paths[0].is_dir():
             self.tabs.setCurrentIndex(0)
             self.controller.open_path(paths[0])
-        elif self.batch_panel is not None:
+        else:
             self.tabs.setCurrentWidget(self.batch_panel)
             self.batch_panel.start_batch(paths)
-        else:
-            self._show_message(self.tr("Batches need the batch panel, which is not installed"))
 
     @Slot(bytes, str)
     def open_image_bytes(self, data: bytes | QImage, name: str) -> None:
@@ -308,7 +290,6 @@ class MainWindow(QMainWindow):
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
         self.controller.shutdown()
-        for panel in (self.batch_panel, self.stress_panel, self.server_panel, self.fields_panel):
-            if panel is not None and hasattr(panel, "shutdown"):
-                panel.shutdown()  # stop runs and close their stores before the connection goes
+        for panel in (self.batch_panel, self.stress_panel):
+            panel.shutdown()  # stop runs and close their stores before the connection goes
         super().closeEvent(event)

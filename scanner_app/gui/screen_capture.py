@@ -201,7 +201,7 @@ class ScreenRegionCapture(QObject):
             else:
                 self.captured.emit(data, name)
 
-        self._background.run(lambda: encode_png(image), on_done, name="screen-png")
+        self._background.run(lambda: encode_png(image), on_done)
 
     def _on_cancelled(self) -> None:
         self._close_overlay()

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from scanner_app.core.client import PipelineInfo
 from scanner_app.gui.background import Background
-from scanner_app.gui.connection import ConnectionState, ServerConnection
+from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
 from scanner_app.gui.connection_logic import EndpointReport, parse_urls, probe_endpoints, url_problem
 from scanner_app.gui.server_models_model import ModelFactsModel
 from scanner_app.gui.tls_fields import TlsFields
@@ -149,7 +149,7 @@ class ServerPanel(QWidget):
         )
         self.test_button.setEnabled(False)
         self.form_message.setText(self.tr("Testing {0}...").format(", ".join(urls)))
-        self._background.run(lambda: probe_endpoints(urls, options), self._on_tested, "test-connection")
+        self._background.run(lambda: probe_endpoints(urls, options), self._on_tested)
 
     # Updates ------------------------------------------------------------------------------------
     def _on_tested(self, reports: tuple[EndpointReport, ...] | None, error: BaseException | None) -> None:
@@ -186,8 +186,9 @@ class ServerPanel(QWidget):
     def _on_state_changed(self, state: ConnectionState) -> None:
         self.status_label.setText(f"[{state.status}] {state.message}")
         running = self._connection.embedded_pid is not None
-        starting = state.status == "starting"
-        self.start_button.setEnabled(not (state.embedded and state.status == "ready") and not starting)
+        starting = state.status == ConnectionStatus.STARTING
+        embedded_ready = state.embedded and state.status == ConnectionStatus.READY
+        self.start_button.setEnabled(not embedded_ready and not starting)
         self.stop_button.setEnabled(running or state.embedded or starting)
 
     def _on_log_line(self, line: str) -> None:

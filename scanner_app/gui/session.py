@@ -18,7 +18,7 @@ def default_session_folder() -> Path:
     return base / "sessions" / f"{stamp}-{threading.get_native_id()}"
 
 
-class Session:
+class SessionFolder:
     """Creates the session's store on first use, from whichever thread needs it first."""
 
     def __init__(self, folder: Path | None = None) -> None:

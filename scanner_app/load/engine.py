@@ -24,7 +24,7 @@ from scanner_app.load.stats import LatencySummary, RateMeter, arrival_offsets, e
 from scanner_app.load.tally import Tally
 
 if TYPE_CHECKING:
-    from scanner_app.load.server_stats import ServerMonitor
+    from scanner_app.load.server_stats import Monitor, ServerSample, ServerTotals
     from scanner_app.load.targets import Target
 
 __all__ = [
@@ -86,12 +86,14 @@ class LiveStats:
     phase: str = ""  # "golden" | "warmup" | "measuring" | "draining" | "done"
     windows: tuple[WindowStats, ...] = ()
     error_causes: tuple[tuple[str, int], ...] = ()
+    server_samples: tuple[ServerSample, ...] = ()  # one per measured window so far (see RunResult)
 
 
 class LoadRun:
     """One run of a LoadSpec against a Target; start() returns at once, the work runs on own threads."""
 
-    def __init__(self, target: Target, spec: LoadSpec, monitor: ServerMonitor | None = None) -> None:
+    def __init__(self, target: Target, spec: LoadSpec, monitor: Monitor | None = None) -> None:
+        """`monitor` is sampled once per measured window (the result's server_samples and breakdown)."""
         self.target = target
         self.spec = spec
         self.monitor = monitor
@@ -105,6 +107,7 @@ class LoadRun:
         self._window = Tally()
         self._tallies: tuple[Tally, ...] = (self._warmup,)  # where completions go now
         self._windows: deque[WindowStats] = deque(maxlen=MAX_KEPT_WINDOWS)
+        self._samples: deque[ServerSample] = deque(maxlen=MAX_KEPT_WINDOWS)
         self._window_count = 0
         self._window_tallies: list[Tally] = []  # the last STABLE_WINDOWS, for the stable result
         self._meter = RateMeter(span_s=max(1.0, spec.window_s))
@@ -147,6 +150,7 @@ class LoadRun:
     def live(self) -> LiveStats:
         with self._lock:
             phase, tally, windows = self._phase, self._measure or self._warmup, tuple(self._windows)
+            samples = tuple(self._samples)
         s = LatencySummary.of(tally.histogram)
         elapsed = time.perf_counter() - self._started_at if self._started_at else 0.0
         return LiveStats(
@@ -154,6 +158,7 @@ class LoadRun:
             errors=tally.errors.total, mismatches=tally.mismatches, throughput=self._meter.rate(),
             mean_ms=s.mean_ms, p50_ms=s.p50_ms, p90_ms=s.p90_ms, p95_ms=s.p95_ms, p99_ms=s.p99_ms,
             phase=phase, windows=windows, error_causes=tuple(tally.errors.snapshot().items()),
+            server_samples=samples,
         )  # fmt: skip
 
     # Workers -------------------------------------------------------------------------------
@@ -252,9 +257,7 @@ class LoadRun:
         for thread in self._workers:
             thread.start()
         self._stop.wait(spec.warmup_s)
-        from scanner_app.load.server_stats import safe_totals
-
-        snapshots = [safe_totals(self.monitor)]
+        snapshots = [self._sample_server(keep=False)]  # the measured interval starts here
         measure = Tally()
         with self._lock:
             self._measure, self._window = measure, Tally()
@@ -293,9 +296,17 @@ class LoadRun:
             thread.join(0.05)
         return outcome[0] if outcome else "stopped while taking the golden responses"
 
-    def _measure_loop(self, begun: float, snapshots: list) -> None:
-        from scanner_app.load.server_stats import safe_totals
+    def _sample_server(self, keep: bool = True) -> ServerTotals | None:
+        """Sample the monitor (kept for the result when `keep`); the statistics reading it ended on."""
+        if self.monitor is None:
+            return None
+        sample = self.monitor.sample()
+        if keep:
+            with self._lock:
+                self._samples.append(sample)
+        return self.monitor.last_totals
 
+    def _measure_loop(self, begun: float, snapshots: list[ServerTotals | None]) -> None:
         spec = self.spec
         end = None if spec.duration_s is None or spec.stability else begun + spec.duration_s
         window_start = begun
@@ -306,7 +317,7 @@ class LoadRun:
             stopped = self._wait_window(deadline)
             now = time.perf_counter()
             self._close_window(now - window_start)
-            snapshots.append(safe_totals(self.monitor))
+            snapshots.append(self._sample_server())
             del snapshots[1 : -STABLE_WINDOWS - 1]  # keep the first and the last few only
             window_start = now
             if stopped or (end is not None and now >= end - 1e-3):
@@ -376,5 +387,5 @@ class LoadRun:
             p50_ms=s.p50_ms, p90_ms=s.p90_ms, p95_ms=s.p95_ms, p99_ms=s.p99_ms, duration_s=duration,
             stable=self._stable_windows(windows),
             windows=tuple(windows), server=server, rate_per_s=self.spec.rate_per_s, delayed=self._delayed,
-            model=getattr(self.target, "model", ""), server_models=models,
+            model=model, server_models=models, server_samples=tuple(self._samples),
         )  # fmt: skip

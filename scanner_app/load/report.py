@@ -60,6 +60,7 @@ class RunResult:
     delayed: int = 0  # rate mode: requests sent later than scheduled because every worker was busy
     model: str = ""  # the model the target calls (ensemble for the pipeline)
     server_models: dict[str, dict[str, float]] = field(default_factory=dict)  # per model: avg_batch...
+    server_samples: tuple[Any, ...] = ()  # load.server_stats.ServerSample per measured window, in order
 
     @property
     def error_count(self) -> int:
@@ -89,6 +90,17 @@ class RunResult:
         empty = dict.fromkeys(SERVER_KEYS, 0.0)
         empty["network"] = self.mean_ms * 1000.0
         return empty
+
+
+def ratio(numerator: float, denominator: float) -> float | None:
+    """numerator / denominator; None when the denominator is not above 0 (nothing to compare with)."""
+    return numerator / denominator if denominator > 0 else None
+
+
+def speedup(candidate: RunResult, reference: RunResult) -> float | None:
+    """Throughput of `candidate` over `reference` (> 1: the candidate is faster); None when the
+    reference completed nothing. The one definition of "speed-up" for the CLI and the dashboard."""
+    return ratio(candidate.throughput, reference.throughput)
 
 
 def write_perf_csv(results: Sequence[RunResult], path: Path) -> None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-import tritonclient.grpc as grpcclient
+from tritonclient.utils import InferenceServerException
 
 from scanner_app.core.client import ClientOptions
 from scanner_app.load.host_metrics import ProcessTreeCpu, fetch_metrics, mean, total
@@ -71,6 +72,32 @@ class ServerSample:
     interval_s: float = 0.0
     error: str = ""  # why the statistics could not be read (server down...), else ""
     cpu_source: str = ""  # "prometheus" | "proc" | ""
+
+    @property
+    def utilisation(self) -> tuple[str, float | None]:
+        """("GPU", percent) when the server reports a GPU, else ("CPU", percent) or ("CPU", None)."""
+        if self.gpu_util is not None:
+            return "GPU", float(self.gpu_util)
+        return "CPU", None if self.cpu_util is None else float(self.cpu_util)
+
+
+def mean_utilisation(samples: Sequence[ServerSample]) -> tuple[str, float | None]:
+    """The kind ("GPU" or "CPU") and mean percent over the samples that have a reading."""
+    readings = [s.utilisation for s in samples if s.utilisation[1] is not None]
+    if not readings:
+        return "", None
+    kind = "GPU" if any(k == "GPU" for k, _ in readings) else "CPU"
+    values = [v for k, v in readings if k == kind and v is not None]
+    return kind, sum(values) / len(values)
+
+
+class Monitor(Protocol):
+    """What a load run samples once per measured window: ServerMonitor or ProcessMonitor."""
+
+    def sample(self) -> ServerSample: ...
+
+    @property
+    def last_totals(self) -> ServerTotals | None: ...  # the statistics reading the last sample ended on
 
 
 def _int(value: Any) -> int:
@@ -148,10 +175,14 @@ def breakdown(
         return None, {}
     samples = deltas(before, after)
     models = {
-        name: {"inferences": s.inferences, "executions": s.executions, "avg_batch": s.avg_batch}
+        name: {
+            "inferences": s.inferences, "executions": s.executions, "avg_batch": s.avg_batch,
+            "requests": s.requests, "queue_us": s.queue_us,
+            "compute_us": s.compute_input_us + s.compute_infer_us + s.compute_output_us,
+        }
         for name, s in samples.items()
         if s.executions > 0
-    }
+    }  # fmt: skip
     top = samples[model]
     if top.requests <= 0:
         return None, models
@@ -179,23 +210,22 @@ class ServerMonitor:
         self.metrics_url = metrics_url
         options = options or ClientOptions()
         self._timeout = min(options.timeout_s, 10.0)
-        tls = options.tls
-        self._client = grpcclient.InferenceServerClient(
-            url=grpc_url,
-            ssl=tls.enabled,
-            root_certificates=str(tls.root_certificates) if tls.root_certificates else None,
-            private_key=str(tls.private_key) if tls.private_key else None,
-            certificate_chain=str(tls.certificate_chain) if tls.certificate_chain else None,
-        )
+        self._client = options.grpc_client(grpc_url)
         self._lock = threading.Lock()
         self._steps: dict[str, tuple[str, ...]] = {}
         self._cpu: ProcessTreeCpu | None = ProcessTreeCpu(server_pid) if server_pid else None
         self._cpu_looked_up = server_pid is not None
         self._last: ServerTotals | None = None
+        self._last_ok: ServerTotals | None = None
         try:
             self._last = self.totals()
         except Exception:  # the server may come up later; the first sample then has no baseline
             self._last = None
+
+    @property
+    def last_totals(self) -> ServerTotals | None:
+        """The statistics reading the last sample() ended on (None when it could not be read)."""
+        return self._last_ok
 
     def totals(self) -> ServerTotals:
         """Cumulative counters now (raises tritonclient's exception when the server cannot answer)."""
@@ -203,14 +233,17 @@ class ServerMonitor:
         models = parse_statistics(data)
         for name in models:
             if name not in self._steps:
-                self._steps[name] = self._ensemble_steps(name)
+                steps = self._ensemble_steps(name)
+                if steps is not None:  # a failed lookup is asked again at the next reading
+                    self._steps[name] = steps
         return ServerTotals(time.monotonic(), models, dict(self._steps))
 
-    def _ensemble_steps(self, model: str) -> tuple[str, ...]:
+    def _ensemble_steps(self, model: str) -> tuple[str, ...] | None:
+        """The ensemble's steps in order (() for a plain model); None when the config could not be read."""
         try:
             config = self._client.get_model_config(model, as_json=True, client_timeout=self._timeout)
-        except Exception:
-            return ()
+        except InferenceServerException:
+            return None
         steps = config.get("config", {}).get("ensemble_scheduling", {}).get("step", [])
         return tuple(step["model_name"] for step in steps)
 
@@ -223,6 +256,7 @@ class ServerMonitor:
             except Exception as exc:
                 now, error = None, f"statistics of {self.grpc_url} unavailable: {exc}"
             before, self._last = self._last, now or self._last
+            self._last_ok = now
             models = deltas(before, now) if now else {}
             interval = now.time - before.time if now and before else 0.0
             gpu_util, gpu_mem, cpu, source = self._machine()
@@ -258,11 +292,21 @@ class ServerMonitor:
         self.close()
 
 
-def safe_totals(monitor: ServerMonitor | None) -> ServerTotals | None:
-    """The monitor's totals, or None without a monitor or when the server cannot answer."""
-    if monitor is None:
+class ProcessMonitor:
+    """A Monitor of a server without Triton's statistics (the baseline): the CPU use of its process tree."""
+
+    def __init__(self, pid: int) -> None:
+        self._cpu = ProcessTreeCpu(pid)
+        self._last = time.monotonic()  # ProcessTreeCpu took its first reading just now
+
+    @property
+    def last_totals(self) -> ServerTotals | None:
         return None
-    try:
-        return monitor.totals()
-    except Exception:
-        return None
+
+    def sample(self) -> ServerSample:
+        now = time.monotonic()
+        interval, self._last = now - self._last, now
+        return ServerSample(time.time(), {}, None, None, self._cpu.read(), interval, "", "proc")
+
+    def close(self) -> None:
+        """Nothing to release; here so that every monitor closes alike."""

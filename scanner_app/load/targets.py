@@ -8,7 +8,6 @@ input's response at concurrency 1; `check` compares a later response with it.
 
 from __future__ import annotations
 
-import importlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -31,6 +30,8 @@ from scanner_app.contract import (
 from scanner_app.core.client import ClientOptions, OcrClient, map_error
 from scanner_app.core.endpoints import EndpointPool
 from scanner_app.core.results import PageResult
+from scanner_app.load.baseline_target import BaselineTarget
+from scanner_app.load.golden import GoldenTarget, Timed
 from scanner_app.ocr.decode import decode_image
 from scanner_app.ocr.detect import boxes_from_probability, preprocess_for_detection
 from scanner_app.ocr.engine import plan_recognition
@@ -58,71 +59,9 @@ class Target(Protocol):
     def close(self) -> None: ...
 
 
-@dataclass(frozen=True)
-class Timed:
-    """A response and the client's own time around the RPC (perf_analyzer's Client Send / Recv)."""
-
-    value: Any
-    client_send_s: float = 0.0
-    client_recv_s: float = 0.0
-
-
 def load_options(options: ClientOptions | None) -> ClientOptions:
     """Load runs make one attempt per request, as perf_analyzer does: a failure is a failure."""
     return replace(options or ClientOptions(timeout_s=120.0), retries=0)
-
-
-_FAILED = object()  # the golden of an input whose golden request failed
-
-
-class GoldenTarget:
-    """Golden bookkeeping shared by the targets (subclass it): one golden value per input;
-    subclasses set name/url/model, implement send() and _same(golden, value)."""
-
-    name = ""
-    url = ""
-    model = ""
-
-    def __init__(self, count: int) -> None:
-        if count < 1:
-            raise ValueError(f"the {self.name} target has no inputs")
-        self.count = count
-        self._golden: list[Any] | None = None
-
-    @property
-    def has_golden(self) -> bool:
-        return self._golden is not None
-
-    def take_golden(self) -> None:
-        """Send every input once, in order. An input that fails keeps its failure as its golden (a later
-        success for it is a mismatch); when every input fails, the first failure is raised."""
-        golden: list[Any] = []
-        failures: list[Exception] = []
-        for index in range(self.count):
-            try:
-                golden.append(self._value(self.send(index)))
-            except Exception as exc:  # kept as this input's golden; raised below if nothing worked
-                golden.append(_FAILED)
-                failures.append(exc)
-        if len(failures) == self.count:
-            raise failures[0]
-        self._golden = golden
-
-    def check(self, index: int, response: Any) -> bool:
-        if self._golden is None:
-            raise RuntimeError("take_golden() first")
-        golden = self._golden[index % self.count]
-        return golden is not _FAILED and self._same(golden, self._value(response))
-
-    @staticmethod
-    def _value(response: Any) -> Any:
-        return response.value if isinstance(response, Timed) else response
-
-    def _same(self, golden: Any, value: Any) -> bool:
-        raise NotImplementedError
-
-
-_GoldenTarget = GoldenTarget  # the name the baseline target first imported
 
 
 class PipelineTarget(GoldenTarget):
@@ -176,7 +115,7 @@ class _TensorTarget(GoldenTarget):
         self.url = url
         self.model = model
         self.options = load_options(options)
-        self._client = _grpc_client(url, self.options)
+        self._client = self.options.grpc_client(url)
         self._inputs = [self._input(t) for t in self.tensors]
         self._outputs = [grpcclient.InferRequestedOutput(self.output_name)]
 
@@ -194,7 +133,7 @@ class _TensorTarget(GoldenTarget):
                 self.model, [request], outputs=self._outputs, client_timeout=self.options.timeout_s
             )
         except InferenceServerException as exc:
-            raise map_error(exc, self.url, self.options.tls) from None
+            raise map_error(exc, self.url, self.options.tls, self.model) from None
         received = time.perf_counter()
         value = result.as_numpy(self.output_name)
         return Timed(value, sent - started, time.perf_counter() - received)
@@ -260,17 +199,6 @@ class RecognitionTarget(_TensorTarget):
         return bool((golden != value).mean() <= REC_OUTLIERS)
 
 
-def _grpc_client(url: str, options: ClientOptions) -> grpcclient.InferenceServerClient:
-    tls = options.tls
-    return grpcclient.InferenceServerClient(
-        url=url,
-        ssl=tls.enabled,
-        root_certificates=str(tls.root_certificates) if tls.root_certificates else None,
-        private_key=str(tls.private_key) if tls.private_key else None,
-        certificate_chain=str(tls.certificate_chain) if tls.certificate_chain else None,
-    )
-
-
 def make_target(
     kind: str,
     url: str | Sequence[str],
@@ -293,8 +221,7 @@ def make_target(
     if kind == "recognition":
         return RecognitionTarget(urls[0], images, options, model or RECOGNITION_MODEL)
     if kind == "baseline":
-        module = importlib.import_module("scanner_app.baseline.target")
-        return module.BaselineTarget(urls[0], images)
+        return BaselineTarget(urls[0], images)
     raise ValueError(f"unknown target {kind!r}: choose from {', '.join(KINDS)}")
 
 

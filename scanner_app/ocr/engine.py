@@ -35,7 +35,11 @@ def plan_recognition(
     image_bgr: np.ndarray, boxes: Sequence[np.ndarray], params: RecParams
 ) -> RecognitionPlan:
     """Crop every box and pack the crops into width-bucket batches of at most ``max_batch``."""
-    crops = [crop_text_line(image_bgr, box, params.margin) for box in boxes]
+    return plan_crops([crop_text_line(image_bgr, box, params.margin) for box in boxes], params)
+
+
+def plan_crops(crops: Sequence[np.ndarray], params: RecParams) -> RecognitionPlan:
+    """Pack crops (already cut and turned) into width-bucket batches of at most ``max_batch``."""
     plan = plan_batches(crops, params)
     batches = [
         np.stack([preprocess_for_recognition(crops[i], bucket, params) for i in indices])
@@ -52,10 +56,24 @@ def finish_recognition(
     params: RecParams,
 ) -> list[Line]:
     """CTC-decode each batch's (indices, probs), drop weak lines, return them in reading order."""
+    return assemble_lines(boxes, decode_plan(plan, results, keys), params)
+
+
+def decode_plan(
+    plan: RecognitionPlan, results: Sequence[tuple[np.ndarray, np.ndarray]], keys: Sequence[str]
+) -> dict[int, tuple[str, float]]:
+    """Crop index -> (text, score), CTC-decoded from each batch's (indices, probs)."""
     decoded: dict[int, tuple[str, float]] = {}
     for indices, (best, probs) in zip(plan.groups, results, strict=True):
         for row, crop_index in enumerate(indices):
             decoded[crop_index] = ctc_decode(best[row], probs[row], keys)
+    return decoded
+
+
+def assemble_lines(
+    boxes: Sequence[np.ndarray], decoded: dict[int, tuple[str, float]], params: RecParams
+) -> list[Line]:
+    """The decoded lines worth keeping (text, score >= drop_score), in reading order."""
     lines = []
     for i in reading_order(boxes):
         text, score = decoded[i]

@@ -10,6 +10,15 @@ import numpy as np
 
 from scanner_app.ocr.params import RecParams
 
+VERTICAL_RATIO = 1.5  # a box this many times taller than wide holds text running down the page
+
+
+def is_vertical(box: np.ndarray) -> bool:
+    """True when the box is tall: crop_text_line turns its crop a quarter counter-clockwise."""
+    width = max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3]))
+    tall = max(np.linalg.norm(box[0] - box[3]), np.linalg.norm(box[1] - box[2]))
+    return bool(tall / max(width, 1e-6) >= VERTICAL_RATIO)
+
 
 def crop_text_line(image_bgr: np.ndarray, box: np.ndarray, margin: float = 0.0) -> np.ndarray:
     """Cut the quadrilateral ``box`` out of the image, flattened; tall crops are turned upright.
@@ -20,7 +29,7 @@ def crop_text_line(image_bgr: np.ndarray, box: np.ndarray, margin: float = 0.0) 
     box = box.astype(np.float32)
     width = max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3]))
     tall = max(np.linalg.norm(box[0] - box[3]), np.linalg.norm(box[1] - box[2]))
-    rotate = tall / max(width, 1e-6) >= 1.5
+    rotate = tall / max(width, 1e-6) >= VERTICAL_RATIO
     if margin > 0:
         box = _widen(box, margin, rotate)
         width = max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3]))

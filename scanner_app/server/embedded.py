@@ -11,11 +11,10 @@ import atexit
 import json
 import logging
 import os
-import signal
+import secrets
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
@@ -24,10 +23,11 @@ from typing import IO
 
 import scanner_app
 from scanner_app.contract import ONNX_MODELS
-from scanner_app.server import shm
-from scanner_app.server.listen import LOOPBACK_PLAN, ListenPlan
+from scanner_app.server import process, shm
+from scanner_app.server.hardware import DeviceError, DeviceRequest
+from scanner_app.server.listen import ADMIN_HEADER, LOOPBACK_PLAN, ListenPlan, restricted_api_args
+from scanner_app.server.model_configs import BASE_CONFIG_NAME, PreparedRepository, prepare_repository
 from scanner_app.server.ports import resolve_ports
-from scanner_app.server.spawn import popen_dying_with_us
 from scanner_app.server.triton_install import (
     ServerStartError,
     TritonInstall,
@@ -70,6 +70,7 @@ class EmbeddedServer:
         onnx_models: Sequence[str] = ONNX_MODELS,
         ready_timeout: float = 120.0,
         cache_dir: Path | None = None,
+        device: DeviceRequest | None = "auto",
         listen: ListenPlan = LOOPBACK_PLAN,
     ) -> None:
         """`*_port` 0 picks a free port; `onnx_models` are the models whose model.onnx must exist.
@@ -81,6 +82,10 @@ class EmbeddedServer:
         self.requested_ports = {"gRPC": grpc_port, "HTTP": http_port, "metrics": metrics_port}
         self.ports = dict(self.requested_ports)
         self.model_config_name = model_config_name
+        # Sized configs (scanner_app.server.model_configs) only over the base configs: a test's own
+        # config name or device=None runs the repository exactly as it is.
+        self.device = device if model_config_name == BASE_CONFIG_NAME else None
+        self.prepared: PreparedRepository | None = None
         self._log_path = Path(log_path).absolute() if log_path else None
         self.extra_args = list(extra_args)
         self.env_overrides = dict(env or {})
@@ -95,6 +100,8 @@ class EmbeddedServer:
         self._echo_thread: threading.Thread | None = None
         self._regions_before: set[Path] = set()
         self._leader = shm.ProcInfo(0, "", "", 0, 0, 0)
+        # Opens Triton's restricted APIs (scanner_app.server.listen.RESTRICTED_APIS); new each start.
+        self.admin_key = secrets.token_urlsafe(24)
 
     # Endpoints -----------------------------------------------------------------------------
     @property
@@ -129,13 +136,7 @@ class EmbeddedServer:
 
     # Lifecycle -----------------------------------------------------------------------------
     def __enter__(self) -> EmbeddedServer:
-        self.start()
-        try:
-            self.wait_ready(self.ready_timeout)
-        except BaseException:
-            self.stop()
-            raise
-        return self
+        return process.start_ready(self)
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
@@ -151,25 +152,30 @@ class EmbeddedServer:
         self.stop()  # a previous run that ended by itself: clear its leftovers first
         install = find_triton()
         check_repository(self.repository, self.onnx_models)
+        if self.device is not None:
+            try:
+                self.prepared = prepare_repository(self.repository, self.cache_dir, self.device)
+            except DeviceError as err:
+                raise ServerStartError(str(err)) from err
+            self.on_message(f"Embedded Triton runs on {self.prepared.describe()}.")
         backends = prepare_backend_dir(install, self.cache_dir)
         shm.cleanup_stale_shm(on_message=self.on_message)
         self._regions_before = set(shm.list_regions())
         self.ports = resolve_ports(self.requested_ports, self.on_message, self.listen.hosts)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
+        os.chmod(self.log_path, 0o600)  # the log can hold receipt text and paths
+        self.admin_key = secrets.token_urlsafe(24)
         out = subprocess.PIPE if self.echo else self._log_file
         command = self._command(install, backends)
         try:
             # Dies with us (SIGTERM, so its stubs and shared memory go too), whichever thread starts it.
-            self._proc = popen_dying_with_us(
-                command,
-                env=self._environment(install),
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # own process group: stop() can reach the stubs too
-                cwd=self.repository,
-            )
+            # Own process group (stop() reaches the stubs too); SIGTERM when we die, so its stubs
+            # and shared memory go too.
+            self._proc = process.spawn(
+                command, env=self._environment(install), stdout=out, stderr=subprocess.STDOUT,
+                cwd=self.repository, umask=0o077,  # /dev/shm regions and files: owner-only
+            )  # fmt: skip
         except OSError as err:
             self._close_log()
             raise ServerStartError(f"Could not run {install.binary}: {err}") from err
@@ -182,14 +188,15 @@ class EmbeddedServer:
     def _command(self, install: TritonInstall, backends: Path) -> list[str]:
         return [
             str(install.binary),
-            f"--model-repository={self.repository}",
+            f"--model-repository={self.prepared.path if self.prepared else self.repository}",
             f"--backend-directory={backends}",
-            f"--model-config-name={self.model_config_name}",
+            f"--model-config-name={self.prepared.config_name if self.prepared else self.model_config_name}",
             *self.listen.triton_args(self.ports),
             "--log-verbose=0",
             "--exit-on-error=true",
             "--strict-readiness=true",
             "--model-control-mode=none",  # no client can load or unload models
+            *restricted_api_args(self.listen, self.admin_key),
             *self.extra_args,
         ]
 
@@ -217,23 +224,17 @@ class EmbeddedServer:
         """Poll /v2/health/ready (all models ready) until it answers 200; ServerStartError otherwise."""
         if self._proc is None:
             raise RuntimeError("start() the server first")
-        timeout = self.ready_timeout if timeout is None else timeout
-        deadline = time.monotonic() + timeout
-        while True:
-            code = self._proc.poll()
-            if code is not None:
-                raise ServerStartError(
-                    f"tritonserver exited with code {code} before it was ready.\n{self._tail_text()}"
-                )
-            if self._get("/v2/health/ready") is not None:
-                return
-            if cancel is not None and cancel.is_set():
-                raise ServerStartError("Server start cancelled.")
-            if time.monotonic() > deadline:
-                raise ServerStartError(
-                    f"tritonserver was not ready after {timeout:.0f} s.\n{self._tail_text()}"
-                )
-            time.sleep(0.2)
+        process.wait_ready(
+            self._proc, lambda: self._get("/v2/health/ready") is not None, name="tritonserver",
+            timeout=self.ready_timeout if timeout is None else timeout, tail=self._tail_text,
+            error=ServerStartError, cancel=cancel,
+        )  # fmt: skip
+        self.protect_regions()
+
+    def protect_regions(self) -> None:
+        """Owner-only modes for the shared-memory regions of our server and its stubs."""
+        if self._proc is not None:
+            shm.protect_regions([self._proc.pid, *(p.pid for p in shm.descendants(self._proc.pid))])
 
     def ready_models(self) -> list[str]:
         """Names of the models the server reports READY."""
@@ -258,14 +259,7 @@ class EmbeddedServer:
         tree = [*shm.descendants(proc.pid, procs), *shm.group_members(leader, procs)]
         ours: set[Path] = set().union(*(self._regions_of(p.pid) for p in tree))
         try:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout)
-                except subprocess.TimeoutExpired:
-                    self.on_message(f"tritonserver did not stop within {timeout:.0f} s; killing it.")
-                    os.killpg(proc.pid, signal.SIGKILL)  # not reaped yet: still our group
-                    proc.wait(10)
+            process.stop(proc, timeout, name="tritonserver", on_message=self.on_message)
             shm.kill_leftovers(leader, tree)
         finally:
             if self._echo_thread is not None:
@@ -286,7 +280,8 @@ class EmbeddedServer:
     # Helpers --------------------------------------------------------------------------------
     def _get(self, path: str, post: bytes | None = None) -> bytes | None:
         """Body of a 200 answer from our HTTP endpoint, None on any other outcome."""
-        request = urllib.request.Request(self.http_url + path, data=post)
+        headers = {ADMIN_HEADER: self.admin_key}  # the repository index is a restricted API
+        request = urllib.request.Request(self.http_url + path, data=post, headers=headers)
         try:
             with _NO_PROXY.open(request, timeout=2.0) as response:
                 return response.read() if response.status == 200 else None

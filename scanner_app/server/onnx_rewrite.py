@@ -18,6 +18,7 @@ from scanner_app import contract
 from scanner_app.ocr.params import DET_MEAN, DET_STD
 
 REC_HEIGHT = 48
+CLS_HEIGHT, CLS_WIDTH = 48, 192  # the text-line classifier's input (PaddleOCR's cls_image_shape)
 # Bumped whenever the rewritten tensors change, so that `models fetch` re-places older files.
 REWRITE_VERSION = 2
 _PREFIX = "scanner_app"
@@ -227,4 +228,25 @@ def rewrite_recognition(model: onnx.ModelProto) -> onnx.ModelProto:
             _output_info(contract.REC_PROBS, TensorProto.FLOAT, dims),
         ]
     )
+    return out
+
+
+def rewrite_classifier(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Copy of a PP-OCR text-line orientation classifier with contract.CLS_INPUT in, CLS_PROBS out."""
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    graph = out.graph
+    dims = _rename_input(out, contract.CLS_INPUT).type.tensor_type.shape.dim
+    for dim, size in zip(dims[2:], (CLS_HEIGHT, CLS_WIDTH), strict=True):
+        dim.Clear()
+        dim.dim_value = size
+    output = _single_output(out, rank=2)
+    if contract.CLS_PROBS in _Names(graph).used:
+        raise RewriteError(f"the graph already uses the name {contract.CLS_PROBS!r}")
+    classes = _dims(output)[1]
+    if classes != 2:
+        raise RewriteError(f"the classifier has {classes} classes, not 2 (0 and 180 degrees)")
+    _node(graph, _Names(graph), "Identity", [output.name], contract.CLS_PROBS)
+    del graph.output[:]
+    graph.output.append(_output_info(contract.CLS_PROBS, TensorProto.FLOAT, [_dims(output)[0], 2]))
     return out

@@ -181,3 +181,25 @@ def cleanup_stale_shm(
     if removed and on_message is not None:
         on_message(f"Removed {len(removed)} stale Triton shared-memory region(s) from {SHM_DIR}.")
     return removed
+
+
+def protect_regions(pids: Iterable[int]) -> list[Path]:
+    """Make the regions that `pids` use owner-only (0600): they hold receipt images and text.
+
+    The Python backend creates them 0644 whatever the umask (boost sets the mode explicitly).
+    """
+    changed: list[Path] = []
+    for pid in pids:
+        try:
+            names = regions_used_by(pid)
+        except OSError:
+            continue
+        for name in names:
+            path = SHM_DIR / name
+            try:
+                if path.stat().st_mode & 0o077:
+                    path.chmod(0o600)
+                    changed.append(path)
+            except OSError:
+                continue
+    return changed

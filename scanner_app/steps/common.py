@@ -26,6 +26,20 @@ def error_response(message: str, invalid_argument: bool = True) -> Any:
     return pb_utils.InferenceResponse(output_tensors=[], error=error)
 
 
+def abandoned_response(request: Any) -> Any | None:
+    """An error response when the client gave up on `request` (cancelled, or past its deadline), else None.
+
+    Checked before each step's work, so requests nobody waits for any more are dropped.
+    """
+    is_cancelled = getattr(request, "is_cancelled", None)
+    if is_cancelled is None or not is_cancelled():
+        return None
+    code = getattr(pb_utils.TritonError, "CANCELLED", None)
+    message = "request cancelled: the client gave up on it"
+    error = pb_utils.TritonError(message, code) if code is not None else pb_utils.TritonError(message)
+    return pb_utils.InferenceResponse(output_tensors=[], error=error)
+
+
 def det_params_from(config: dict[str, Any]) -> Any:
     """DetParams from the config's parameters (the same keys in every step that needs them)."""
     from scanner_app.ocr.params import DetParams

@@ -13,13 +13,9 @@ import numpy as np
 import triton_python_backend_utils as pb_utils
 
 from scanner_app.steps.common import error_response, model_config, parameter
-
-
-def _providers() -> list[str]:
-    import onnxruntime as ort
-
-    available = ort.get_available_providers()
-    return [p for p in ("CUDAExecutionProvider", "CPUExecutionProvider") if p in available]
+from scanner_app.steps.limits import onnx_input_check
+from scanner_app.steps.messages import client_message
+from scanner_app.steps.providers import execution_providers
 
 
 class TritonPythonModel:
@@ -37,15 +33,26 @@ class TritonPythonModel:
             "session.intra_op.allow_spinning", parameter(config, "allow_spinning", "0")
         )
         path = Path(args["model_repository"]) / args["model_version"] / "model.onnx"
-        self.session = ort.InferenceSession(str(path), options, providers=_providers())
+        providers = execution_providers(
+            args.get("model_instance_kind", "CPU"),
+            int(args.get("model_instance_device_id", 0) or 0),
+            ort.get_available_providers(),
+            parameter(config, "accelerator", ""),
+        )
+        self.session = ort.InferenceSession(str(path), options, providers=providers)
         self.input_name = config["input"][0]["name"]
         self.output_names = [output["name"] for output in config["output"]]
+        self.check_input = onnx_input_check(args["model_name"])
 
     def execute(self, requests: list[Any]) -> list[Any]:
         arrays = [pb_utils.get_input_tensor_by_name(r, self.input_name).as_numpy() for r in requests]
         responses: list[Any] = [None] * len(requests)
         by_shape: dict[tuple[int, ...], list[int]] = {}
         for index, array in enumerate(arrays):
+            problem = self.check_input(array)  # before any work: ORT would allocate for anything
+            if problem:
+                responses[index] = error_response(problem)
+                continue
             by_shape.setdefault(array.shape[1:], []).append(index)
         for indices in by_shape.values():
             batch = np.concatenate([arrays[i] for i in indices]) if len(indices) > 1 else arrays[indices[0]]
@@ -53,7 +60,8 @@ class TritonPythonModel:
                 outputs = self.session.run(self.output_names, {self.input_name: batch})
             except Exception as exc:  # ORT raises its own exception types
                 for i in indices:
-                    responses[i] = error_response(f"inference failed: {exc}", invalid_argument=False)
+                    message = f"inference failed: {client_message(str(exc))}"
+                    responses[i] = error_response(message, invalid_argument=False)
                 continue
             start = 0
             for i in indices:

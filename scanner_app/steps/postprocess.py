@@ -1,9 +1,13 @@
-"""ocr_postprocess: probability map -> boxes -> crops -> recognition by BLS -> lines."""
+"""ocr_postprocess: probability map -> boxes -> orientation -> crops -> recognition by BLS -> lines.
+
+The page's orientation is found and undone here (scanner_app.ocr.orientation): a turned page is
+turned upright in pixels and detected again by BLS; doubtful lines are checked one by one.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +16,15 @@ import triton_python_backend_utils as pb_utils
 
 from scanner_app.contract import (
     BOXES_OUTPUT,
+    CLS_INPUT,
+    CLS_PROBS,
+    DET_INPUT,
     DET_OUTPUT,
+    DETECTION_MODEL,
     IMAGE_SIZE_OUTPUT,
     KEYS_FILE,
+    ORIENTATION_MODEL,
+    ORIENTATION_OUTPUT,
     ORIGINAL_IMAGE,
     REC_INDICES,
     REC_INPUT,
@@ -25,13 +35,21 @@ from scanner_app.contract import (
     TEXTS_OUTPUT,
 )
 from scanner_app.ocr.detect import boxes_from_probability
-from scanner_app.ocr.engine import Line, finish_recognition, plan_recognition
+from scanner_app.ocr.engine import Line
+from scanner_app.ocr.orientation import Models, OrientationParams, read_page
 from scanner_app.ocr.params import RecParams
-from scanner_app.steps.common import det_params_from, error_response, model_config, parameter
+from scanner_app.steps.common import (
+    abandoned_response,
+    det_params_from,
+    error_response,
+    model_config,
+    parameter,
+)
+from scanner_app.steps.limits import check_postprocess
 
 
 class RecognitionError(RuntimeError):
-    """A BLS call to the recognition model failed."""
+    """A BLS call to the recognition, detection or orientation model failed."""
 
 
 class TritonPythonModel:
@@ -43,42 +61,67 @@ class TritonPythonModel:
         self.rec_params = RecParams(max_batch=int(parameter(config, "rec_max_batch", "16")))
         keys_path = Path(args["model_repository"]).parent / RECOGNITION_MODEL / KEYS_FILE
         self.keys = json.loads(keys_path.read_text(encoding="utf-8"))
+        # "off" reads every page as sent (the before of benchmarks/orientation.py).
+        self.orientation = OrientationParams(enabled=parameter(config, "orientation", "on") != "off")
+        self.models = Models(detect=self._detect, classify=self._classify, recognize=self._recognize_batch)
 
     async def execute(self, requests: list[Any]) -> list[Any]:
         return [await self._one(request) for request in requests]
 
     async def _one(self, request: Any) -> Any:
-        prob = pb_utils.get_input_tensor_by_name(request, DET_OUTPUT).as_numpy()[0, 0]
-        image = pb_utils.get_input_tensor_by_name(request, ORIGINAL_IMAGE).as_numpy()[0]
-        info = pb_utils.get_input_tensor_by_name(request, RESIZE_INFO).as_numpy()[0].astype(int)
-        boxes = boxes_from_probability(prob, (info[2], info[3]), (info[0], info[1]), self.det_params)
+        abandoned = abandoned_response(request)
+        if abandoned is not None:
+            return abandoned
+        prob = pb_utils.get_input_tensor_by_name(request, DET_OUTPUT).as_numpy()
+        image = pb_utils.get_input_tensor_by_name(request, ORIGINAL_IMAGE).as_numpy()
+        raw_info = pb_utils.get_input_tensor_by_name(request, RESIZE_INFO).as_numpy()
+        problem = check_postprocess(prob, image, raw_info)  # before any work
+        if problem:
+            return error_response(problem)
+        prob, image, info = prob[0, 0], image[0], raw_info[0].astype(int)
+        boxes = boxes_from_probability(prob, (info[2], info[3]), image.shape[:2], self.det_params)
         try:
-            lines = await self._recognize(image, boxes)
+            page = await read_page(
+                image, boxes, self.models, self.det_params, self.rec_params, self.keys, self.orientation
+            )
         except RecognitionError as exc:
             return error_response(str(exc), invalid_argument=False)
-        return pb_utils.InferenceResponse(output_tensors=_line_tensors(lines, image.shape[:2]))
+        sent_size = (int(info[0]), int(info[1]))  # the image as sent: `image` may be downscaled
+        tensors = _line_tensors(_rescaled(page.lines, image.shape[:2], sent_size), sent_size)
+        tensors.append(pb_utils.Tensor(ORIENTATION_OUTPUT, np.array([[page.orientation]], dtype=np.int32)))
+        return pb_utils.InferenceResponse(output_tensors=tensors)
 
-    async def _recognize(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[Line]:
-        plan = plan_recognition(image, boxes, self.rec_params)
-        calls = [
-            pb_utils.InferenceRequest(
-                model_name=RECOGNITION_MODEL,
-                requested_output_names=[REC_INDICES, REC_PROBS],
-                inputs=[pb_utils.Tensor(REC_INPUT, batch)],
-            ).async_exec()
-            for batch in plan.batches
-        ]
-        results = []
-        for response in await asyncio.gather(*calls):
-            if response.has_error():
-                raise RecognitionError(f"{RECOGNITION_MODEL} failed: {response.error().message()}")
-            results.append(
-                (
-                    pb_utils.get_output_tensor_by_name(response, REC_INDICES).as_numpy(),
-                    pb_utils.get_output_tensor_by_name(response, REC_PROBS).as_numpy(),
-                )
-            )
-        return finish_recognition(boxes, plan, results, self.keys, self.rec_params)
+    async def _recognize_batch(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        indices, probs = await _call(RECOGNITION_MODEL, REC_INPUT, batch, (REC_INDICES, REC_PROBS))
+        return indices, probs
+
+    async def _classify(self, batch: np.ndarray) -> np.ndarray:
+        (probs,) = await _call(ORIENTATION_MODEL, CLS_INPUT, batch, (CLS_PROBS,))
+        return probs
+
+    async def _detect(self, batch: np.ndarray) -> np.ndarray:
+        (prob,) = await _call(DETECTION_MODEL, DET_INPUT, batch, (DET_OUTPUT,))
+        return prob
+
+
+async def _call(model: str, input_name: str, batch: np.ndarray, outputs: tuple[str, ...]) -> list[np.ndarray]:
+    """One BLS call; its outputs as arrays, or RecognitionError naming the model."""
+    response = await pb_utils.InferenceRequest(
+        model_name=model,
+        requested_output_names=list(outputs),
+        inputs=[pb_utils.Tensor(input_name, np.ascontiguousarray(batch))],
+    ).async_exec()
+    if response.has_error():
+        raise RecognitionError(f"{model} failed: {response.error().message()}")
+    return [pb_utils.get_output_tensor_by_name(response, name).as_numpy() for name in outputs]
+
+
+def _rescaled(lines: list[Line], decoded: tuple[int, int], sent: tuple[int, int]) -> list[Line]:
+    """Boxes from the decoded image's pixels into the pixels of the image as sent."""
+    if decoded == sent:
+        return lines
+    scale = np.array([sent[1] / decoded[1], sent[0] / decoded[0]], dtype=np.float32)
+    return [replace(line, box=np.asarray(line.box, dtype=np.float32) * scale) for line in lines]
 
 
 def _line_tensors(lines: list[Line], image_size: tuple[int, int]) -> list[Any]:

@@ -8,9 +8,9 @@ import numpy as np
 import triton_python_backend_utils as pb_utils
 
 from scanner_app.contract import DET_INPUT, IMAGE_INPUT, ORIGINAL_IMAGE, RESIZE_INFO
-from scanner_app.ocr.decode import ImageDecodeError, decode_image
+from scanner_app.ocr.decode import ImageDecodeError, decode_sized
 from scanner_app.ocr.detect import preprocess_for_detection
-from scanner_app.steps.common import det_params_from, error_response, model_config
+from scanner_app.steps.common import abandoned_response, det_params_from, error_response, model_config
 
 
 class TritonPythonModel:
@@ -23,6 +23,9 @@ class TritonPythonModel:
         return [self._one(request) for request in requests]
 
     def _one(self, request: Any) -> Any:
+        abandoned = abandoned_response(request)
+        if abandoned is not None:
+            return abandoned
         encoded = pb_utils.get_input_tensor_by_name(request, IMAGE_INPUT).as_numpy().reshape(-1)
         if encoded.size != 1:
             return error_response(f"{IMAGE_INPUT} must hold exactly one encoded image, got {encoded.size}")
@@ -30,11 +33,12 @@ class TritonPythonModel:
         if isinstance(data, str):
             data = data.encode("latin-1")
         try:
-            image = decode_image(bytes(data))
+            decoded = decode_sized(bytes(data))  # checks bytes and pixels from the header first
         except ImageDecodeError as exc:
             return error_response(f"cannot decode {IMAGE_INPUT}: {exc}")
+        image = decoded.pixels  # downscaled within MAX_WORK_PIXELS; boxes are scaled back
         tensor, (resized_h, resized_w) = preprocess_for_detection(image, self.params)
-        info = np.array([[image.shape[0], image.shape[1], resized_h, resized_w]], dtype=np.float32)
+        info = np.array([[decoded.height, decoded.width, resized_h, resized_w]], dtype=np.float32)
         return pb_utils.InferenceResponse(
             output_tensors=[
                 pb_utils.Tensor(DET_INPUT, tensor[None]),

@@ -11,7 +11,7 @@ from PySide6.QtGui import QImage
 from scanner_app.core.results import PageResult, TextLine
 from scanner_app.gui.connection import ServerConnection
 from scanner_app.gui.main_window import MainWindow
-from scanner_app.gui.session import Session
+from scanner_app.gui.session import SessionFolder
 
 READY_TIMEOUT_MS = 120_000
 RECOGNIZE_TIMEOUT_MS = 180_000
@@ -21,7 +21,7 @@ RECOGNIZE_TIMEOUT_MS = 180_000
 def main_window(qtbot, urls: list[str], session_dir: Path, wait_ready: bool = True) -> Iterator[MainWindow]:
     """A shown MainWindow on ``urls`` (no embedded server); closed and shut down afterwards."""
     connection = ServerConnection(urls=urls, start_embedded_if_unconfigured=False)
-    window = MainWindow(connection, session=Session(session_dir))
+    window = MainWindow(connection, session=SessionFolder(session_dir))
     qtbot.addWidget(window)
     window.show()
     connection.start()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,10 @@ from scanner_app.gui.dashboard.plan import (
     run_label,
     server_tag,
 )
-from scanner_app.gui.dashboard.records import RunRecord, ServerTotals, findings, ordered_for_speedup
+from scanner_app.gui.dashboard.records import RunRecord, findings, ordered_for_speedup
 from scanner_app.gui.dashboard.runs_table import RunsView
 from scanner_app.load.report import PERF_CSV_COLUMNS, RunResult
-from scanner_app.load.server_stats import ModelSample, ServerSample
+from scanner_app.load.server_stats import ServerSample
 from scanner_app.samples import encode, render_text_lines
 
 
@@ -42,13 +43,6 @@ def _result(kind: str, throughput: float, p50: float, concurrency: int = 4, **ex
 def _record(label: str, kind: str, throughput: float, p50: float) -> RunRecord:
     return RunRecord(label, RunStep(kind, 4, () if kind == "baseline" else ("127.0.0.1:1",)),
                      _result(kind, throughput, p50))  # fmt: skip
-
-
-def _model(name: str, inferences: int, executions: int, queue_us: float, infer_us: float) -> ModelSample:
-    avg = inferences / executions
-    return ModelSample(
-        name, inferences, executions, avg, {}, queue_us, 0.0, infer_us, 0.0, requests=executions
-    )
 
 
 def test_concurrency_text_becomes_levels() -> None:
@@ -85,25 +79,34 @@ def test_labels_name_the_server_configuration() -> None:
     assert run_label("detection", 4) == "Triton detection c=4"
 
 
-def test_server_totals_weight_by_requests_and_find_the_bottleneck() -> None:
-    totals = ServerTotals()
-    for queue_us in (30_000.0, 10_000.0):
-        totals.add(ServerSample(0.0, {
-            RECOGNITION_MODEL: _model(RECOGNITION_MODEL, 30, 10, queue_us, 5_000.0),
-            DETECTION_MODEL: _model(DETECTION_MODEL, 10, 10, 100.0, 40_000.0),
-            PIPELINE_MODEL: _model(PIPELINE_MODEL, 10, 10, 0.0, 50_000.0),
-        }, None, None, 50.0))  # fmt: skip
-    summaries = totals.summaries()
+def _figures(inferences: int, executions: int, queue_us: float, compute_us: float) -> dict[str, float]:
+    return {"inferences": inferences, "executions": executions, "avg_batch": inferences / executions,
+            "requests": executions, "queue_us": queue_us, "compute_us": compute_us}  # fmt: skip
+
+
+def test_a_record_takes_its_server_figures_from_the_run_result() -> None:
+    server_models = {
+        RECOGNITION_MODEL: _figures(30, 10, 20_000.0, 5_000.0),
+        DETECTION_MODEL: _figures(10, 10, 100.0, 40_000.0),
+        PIPELINE_MODEL: _figures(10, 10, 0.0, 50_000.0),
+    }
+    samples = tuple(ServerSample(float(k), {}, None, None, cpu) for k, cpu in enumerate((40.0, None, 60.0)))
+    result = _result("pipeline", 3.0, 300.0, server_models=server_models, server_samples=samples)
+    record = RunRecord("Triton c=4", RunStep("pipeline", 4, ("u",)), result)
+    summaries = record.models
     assert [m.short_name for m in summaries] == ["det", "rec"]  # pipeline order, ensemble left out
     rec = summaries[1]
-    assert (
-        rec.avg_batch == 3.0 and rec.queue_ms == pytest.approx(20.0) and rec.compute_ms == pytest.approx(5.0)
-    )
-    assert totals.mean_utilisation() == 50.0 and totals.utilisation_kind == "CPU"
+    assert (rec.avg_batch, rec.queue_ms, rec.compute_ms) == (3.0, pytest.approx(20.0), pytest.approx(5.0))
+    assert record.mean_utilisation == 50.0 and record.utilisation_kind == "CPU"  # None is left out
     assert findings(summaries) == [("queue_bound", rec), ("grouped", rec)]
     assert findings(summaries, {RECOGNITION_MODEL}) == [("queue_bound", rec), ("batched", rec)]
-    exact = totals.summaries({RECOGNITION_MODEL: {"inferences": 99, "executions": 33}})
-    assert exact[1].inferences == 99 and exact[1].executions == 33
+    data = record.to_json()
+    assert data["mean_cpu_util_percent"] == 50.0 and [m["model"] for m in data["models"]] == [
+        DETECTION_MODEL, RECOGNITION_MODEL]  # fmt: skip
+    assert len(data["server_samples"]) == 3
+    on_gpu = replace(result, server_samples=(ServerSample(0.0, {}, 80.0, 1e9, 30.0),))
+    gpu_record = RunRecord("Triton c=4", record.step, on_gpu)
+    assert (gpu_record.utilisation_kind, gpu_record.mean_utilisation) == ("GPU", 80.0)
 
 
 def test_speedup_puts_the_baseline_first() -> None:

@@ -1,20 +1,36 @@
-"""Fields of every page in a batch store (line edits applied), as reimbursement sheet rows."""
+"""Fields of every page in a batch store (line and field edits applied), as reimbursement sheet rows."""
 
 from __future__ import annotations
 
-from scanner_app.core.batch_export import edited_page
+from collections.abc import Mapping
+
+from scanner_app.core.edits import edited_page
 from scanner_app.core.fields.extract import extract_fields
+from scanner_app.core.fields.model import InvoiceFields
 from scanner_app.core.fields.reimbursement import SheetRow
 from scanner_app.core.store import BatchStore
 
 
+def with_edits(fields: InvoiceFields, edits: Mapping[str, str]) -> InvoiceFields:
+    """The fields with the values a person set (BatchStore.field_edits) applied."""
+    for name, value in edits.items():
+        fields = fields.with_value(name, value)
+    return fields
+
+
 def batch_rows(store: BatchStore) -> list[SheetRow]:
     """One row per page of every done file, in the store's order (blocking: reads the store)."""
+    return [row for _, row in page_rows(store)]
+
+
+def page_rows(store: BatchStore) -> list[tuple[int, SheetRow]]:
+    """(page id, row) per page of every done file, line and field edits applied."""
+    edits = store.field_edits()
     rows = []
     for result in store.results():
         if result.file.state != "done":
             continue
         for record in result.pages:
-            fields = extract_fields(edited_page(record))
-            rows.append(SheetRow(str(result.file.path), fields, record.index + 1))
+            fields = with_edits(extract_fields(edited_page(record)), edits.get(record.id, {}))
+            rows.append((record.id, SheetRow(str(result.file.path), fields, record.index + 1)))
     return rows

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from scanner_app.core.fields.amounts import CENT, parse_chinese_upper, to_decimal
-from scanner_app.core.fields.model import Check, Field
 from scanner_app.core.fields.uscc import LENGTH, is_valid_uscc, looks_like_tax_id
+from scanner_app.core.fields.values import Check, Field
 
 AMOUNT_FIELDS = ("net", "tax", "total", "rounding")
 

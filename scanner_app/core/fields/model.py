@@ -7,6 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from scanner_app.core.fields.checks import run_checks
+from scanner_app.core.fields.values import Check, Field
+
 LOW_CONFIDENCE = 0.6  # fields below this are flagged for review
 
 # Canonical field names, in the order panels and exports show them.
@@ -16,52 +19,6 @@ VAT_FIELDS = (
 )  # fmt: skip
 FIELD_NAMES = COMMON_FIELDS + VAT_FIELDS
 REQUIRED_FIELDS = ("vendor", "date", "total")
-
-
-@dataclass(frozen=True)
-class Field:
-    """One extracted value: normalised text (ISO date, ``1234.50``, ``13%``), its confidence in
-    0..1, the indices of the page lines it came from, and the raw text it was read from."""
-
-    name: str
-    value: str
-    confidence: float
-    lines: tuple[int, ...] = ()
-    raw: str = ""
-    edited: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "value": self.value,
-            "confidence": round(self.confidence, 3),
-            "lines": list(self.lines),
-            "raw": self.raw,
-            "edited": self.edited,
-        }
-
-    @classmethod
-    def from_json(cls, name: str, data: dict[str, Any]) -> Field:
-        return cls(
-            name=name,
-            value=str(data.get("value", "")),
-            confidence=float(data.get("confidence", 0.0)),
-            lines=tuple(int(i) for i in data.get("lines", ())),
-            raw=str(data.get("raw", "")),
-            edited=bool(data.get("edited", False)),
-        )
-
-
-@dataclass(frozen=True)
-class Check:
-    """A consistency check over fields (e.g. net + tax = total); ``ok`` False flags its fields."""
-
-    name: str
-    ok: bool
-    message: str
-    fields: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "ok": self.ok, "message": self.message, "fields": list(self.fields)}
 
 
 @dataclass(frozen=True)
@@ -108,8 +65,6 @@ class InvoiceFields:
 
     def with_value(self, name: str, value: str) -> InvoiceFields:
         """A copy with one field set by a person (confidence 1, ``edited``); checks are re-run."""
-        from scanner_app.core.fields.checks import run_checks  # checks import this module
-
         old = self.fields.get(name)
         new = Field(name, value, 1.0, old.lines if old else (), old.raw if old else "", edited=True)
         fields = {**self.fields, name: new}

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from scanner_app.core.export import CSV_ENCODING, _open_atomic, atomic_path, neutralise_cell
+from scanner_app.core.atomic_write import atomic_path, open_atomic
+from scanner_app.core.export import CSV_ENCODING, neutralise_cell
 from scanner_app.core.fields.amounts import to_decimal
 from scanner_app.core.fields.model import InvoiceFields
 
@@ -34,7 +35,7 @@ class SheetRow:
 
 def write_csv(rows: Iterable[SheetRow], path: Path) -> Path:
     """The sheet as CSV; every text cell goes through ``neutralise_cell``."""
-    with _open_atomic(path, CSV_ENCODING, newline="") as handle:
+    with open_atomic(path, CSV_ENCODING, newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(COLUMNS)
         for row in rows:

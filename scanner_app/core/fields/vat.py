@@ -1,8 +1,10 @@
-"""Chinese VAT invoices (增值税发票, 电子发票): code, number, date, buyer and seller names and
-taxpayer IDs, 合计 net and tax, 价税合计 in 大写 and 小写, tax rate."""
+"""Chinese VAT invoices (增值税发票, 电子发票): code, number, check code, the buyer and seller
+blocks, the item table, 合计 net and tax, 价税合计 in 大写 and 小写, tax rate. Letter-spaced labels
+are merged first (vat_cells), the seal's text is kept out of values (vat_seal)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from decimal import Decimal
 
@@ -13,10 +15,15 @@ from scanner_app.core.fields.layout import Layout, Line
 from scanner_app.core.fields.money import Amount, value_for
 from scanner_app.core.fields.rules import Rules
 from scanner_app.core.fields.text import any_keyword, best_keyword, clean_value
+from scanner_app.core.fields.vat_cells import Cells, merge_spaced
+from scanner_app.core.fields.vat_items import find_table, item_fields, read_items, total_row
+from scanner_app.core.fields.vat_parties import Context, read_parties, value_after
+from scanner_app.core.fields.vat_seal import find_seals
 
 _DIGITS = re.compile(r"\d{8,20}")
 _TAX_ID = re.compile(r"[0-9A-Z]{15,20}")
 _RATE = re.compile(r"(?<![\d.])(\d{1,2})\s*%")
+_CHECK_CODE = 20  # digits of a 校验码
 
 
 def is_vat_invoice(layout: Layout, rules: Rules) -> bool:
@@ -128,29 +135,70 @@ def tax_rate(layout: Layout) -> tuple[str, tuple[Line, ...]] | None:
     return rate, tuple(lines[:3])
 
 
+def check_code(ctx: Context) -> TextField | None:
+    """The 20-digit 校验码 (printed in groups of five, sometimes over two boxes)."""
+    for line in ctx.layout.top_down():
+        hit = best_keyword(line.norm, ctx.rules.words("check_code"))
+        if hit is None:
+            continue
+        text, lines = value_after(ctx, line, hit[1].end())
+        digits = "".join(c for c in text if c.isdigit())
+        if len(digits) >= _CHECK_CODE:
+            return TextField(digits[:_CHECK_CODE], lines, 0.9 * min(ln.score for ln in lines))
+    return None
+
+
+def _labels(rules: Rules, *categories: str) -> list[str]:
+    return [kw.text for cat in categories for kw in rules.words(cat)]
+
+
+def spaced_cells(layout: Layout, rules: Rules) -> Cells:
+    """The page with its letter-spaced labels and vertical margins merged."""
+    return merge_spaced(
+        layout,
+        _labels(rules, "spaced_label", "party_name", "party_tax_id", "party_address", "party_bank",
+                "net_tax_row", "check_code"),
+        _labels(rules, "buyer_margin", "seller_margin", "side_margin"),
+    )  # fmt: skip
+
+
 def extract_vat(layout: Layout, rules: Rules) -> dict[str, TextField | Amount]:
-    """Every VAT field found; amounts as Amount, the rest as TextField."""
+    """Every VAT field found; amounts as Amount, the rest as TextField (items as ``itemN_*``)."""
+    cells = spaced_cells(layout, rules)
+    merged = cells.layout
     out: dict[str, TextField | Amount] = {}
-    code = labelled_token(layout, rules.words("invoice_code"), (), _DIGITS)
+    code = labelled_token(merged, rules.words("invoice_code"), (), _DIGITS)
     if code:
         out["invoice_code"] = code
-    number = labelled_token(layout, rules.words("invoice_number"), (), _DIGITS)
+    number = labelled_token(merged, rules.words("invoice_number"), (), _DIGITS)
     if number:
         out["number"] = number
-    out.update(parties(layout, rules))
-    words = total_words(layout, rules)
+    table = find_table(merged, rules)
+    ctx = Context(merged, rules, find_seals(merged, rules.words("seal")), _anchor_y(merged, rules))
+    check = check_code(ctx)
+    if check:
+        out["check_code"] = check
+    out.update(read_parties(ctx) or parties(merged, rules))
+    words = total_words(merged, rules)
     if words:
         out["total_words"] = words[1]
-    figures = total_figures(layout, rules)
+    figures = total_figures(merged, rules)
     if figures:
         out["total"] = figures
-    pair = net_and_tax(layout, rules)
-    if pair:
-        out["net"], out["tax"] = pair
-    rate = tax_rate(layout)
+    net, tax = total_row(merged, table) if table else (None, None)
+    if net is None or tax is None:
+        pair = net_and_tax(merged, rules)
+        net, tax = pair if pair else (net, tax)
+    for name, amount in (("net", net), ("tax", tax)):
+        if amount is not None:
+            out[name] = amount
+    if table:
+        for name, (value, lines, conf) in item_fields(read_items(merged, table)).items():
+            out[name] = TextField(value, lines, conf)
+    rate = tax_rate(merged)
     if rate:
         out["tax_rate"] = TextField(rate[0], rate[1], 0.85 * rate[1][0].score)
-    return out
+    return {name: dataclasses.replace(f, lines=cells.sources(f.lines)) for name, f in out.items()}
 
 
 def words_value(field: TextField) -> str:

@@ -24,7 +24,7 @@ from .charts import DashboardCharts
 from .controller import StressController
 from .demo import DemoPanel
 from .export import export_runs
-from .feed import plot_baseline_cpu, plot_live, plot_sample
+from .feed import plot_live, plot_sample
 from .images import LoadedImages
 from .issues_panel import IssuesPanel
 from .plan import SessionPlan, steps_for
@@ -108,7 +108,6 @@ class StressDashboard(QWidget):
         c.run_started.connect(self._on_run_started)
         c.live_point.connect(self._on_live_point)
         c.server_point.connect(self._on_server_point)
-        c.baseline_cpu_point.connect(lambda x, percent: plot_baseline_cpu(self.charts, x, percent))
         c.run_finished.connect(self._on_run_finished)
         c.failed.connect(self._on_failed)
         c.session_finished.connect(self._on_session_finished)
@@ -132,9 +131,8 @@ class StressDashboard(QWidget):
             )
             return False
         plan = SessionPlan(
-            steps_for(request.kind, urls, request.levels), request.images, request.load,
-            monitor_url=urls[0] if urls else None, metrics_url=metrics,
-        )  # fmt: skip
+            steps_for(request.kind, urls, request.levels), request.images, request.load, metrics_url=metrics
+        )
         return self._start(plan)
 
     @Slot()
@@ -206,9 +204,9 @@ class StressDashboard(QWidget):
         self.status.setText(self.tr("Running {0}: {1}, {2} responses, {3:.0f} s").format(
             self._run_label, phase, stats.completed, stats.elapsed_s))  # fmt: skip
 
-    @Slot(float, object)
-    def _on_server_point(self, x: float, sample: Any) -> None:
-        plot_sample(self.charts, x, sample)
+    @Slot(float, object, str)
+    def _on_server_point(self, x: float, sample: Any, server: str) -> None:
+        plot_sample(self.charts, x, sample, server)
         if getattr(sample, "error", ""):
             self.issues.add_problems([sample.error])
 
@@ -242,7 +240,7 @@ class StressDashboard(QWidget):
         def done(written: Path | None, error: BaseException | None) -> None:
             self._on_export_done(str(written or target), str(error) if error else "")
 
-        self._background.run(lambda: export_runs(records, target), done, name="stress-export")
+        self._background.run(lambda: export_runs(records, target), done)
 
     def _ask_export(self, suffix: str) -> None:
         if not self.export_records():

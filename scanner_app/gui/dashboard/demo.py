@@ -8,6 +8,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
+from scanner_app.load.report import speedup
+
 from .plan import MAX_CONCURRENCY, ImageSource, LoadSettings, RunStep, SessionPlan
 from .records import RunRecord
 
@@ -19,7 +21,6 @@ def demo_plan(urls: Sequence[str], concurrency: int, load: LoadSettings, images:
         steps=(RunStep("baseline", concurrency), RunStep("pipeline", concurrency, tuple(urls))),
         images=images or ImageSource(),
         load=load,
-        monitor_url=urls[0] if urls else None,
         metrics_url=metrics_url,
     )
 
@@ -75,9 +76,7 @@ class DemoPanel(QWidget):
     def ratio(self) -> float | None:
         """Triton throughput / baseline throughput of the last demo, once both ran."""
         base, triton = self._records.get("baseline"), self._records.get("pipeline")
-        if base is None or triton is None or base.result.throughput <= 0:
-            return None
-        return triton.result.throughput / base.result.throughput
+        return None if base is None or triton is None else speedup(triton.result, base.result)
 
     def plan(self, urls: Sequence[str], metrics_url: str | None = None) -> SessionPlan:
         load = LoadSettings(duration_s=self.duration.value(), requests=self.requests, warmup_s=self.warmup_s)

@@ -11,7 +11,7 @@ from scanner_app.contract import ALL_MODELS, PIPELINE_MODEL
 
 from .charts import DashboardCharts
 from .plan import SHORT_MODEL_NAMES
-from .records import model_order, utilisation
+from .records import model_order
 
 # One colour per model in every chart (Okabe-Ito, colour-blind safe); other models cycle through them.
 MODEL_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9")
@@ -37,8 +37,10 @@ def plot_live(charts: DashboardCharts, x: float, stats: Any) -> None:
     charts.latency.refresh_axes()
 
 
-def plot_sample(charts: DashboardCharts, x: float, sample: Any) -> None:
-    """Per-model average batch, queue vs compute, and CPU/GPU use from one ServerMonitor sample.
+def plot_sample(charts: DashboardCharts, x: float, sample: Any, server: str = "Triton") -> None:
+    """Per-model average batch, queue vs compute, and CPU/GPU use from one ServerSample of a run.
+
+    `server` names the utilisation series ("Triton", "baseline": the baseline's process tree).
 
     Models that executed nothing during the interval get no point (an average of nothing).
     The ensemble itself is left out: its figures are the sum of its steps.
@@ -58,16 +60,10 @@ def plot_sample(charts: DashboardCharts, x: float, sample: Any) -> None:
             color=color,
             in_legend=False,
         )
-    kind, value = utilisation(sample)
+    kind, value = sample.utilisation
     if value is not None:
         charts.utilisation.add_point(
-            QCoreApplication.translate("ChartFeed", "Triton {0} %").format(kind), x, value
+            QCoreApplication.translate("ChartFeed", "{0} {1} %").format(server, kind), x, value
         )
     for chart in (charts.batch, charts.queue_compute, charts.utilisation):
         chart.refresh_axes()
-
-
-def plot_baseline_cpu(charts: DashboardCharts, x: float, percent: float) -> None:
-    """CPU use of the local baseline server's process tree (% of all cores)."""
-    charts.utilisation.add_point(QCoreApplication.translate("ChartFeed", "baseline CPU %"), x, percent)
-    charts.utilisation.refresh_axes()

@@ -62,8 +62,7 @@ class SessionPlan:
     steps: tuple[RunStep, ...]
     images: ImageSource = field(default_factory=ImageSource)
     load: LoadSettings = field(default_factory=LoadSettings)
-    monitor_url: str | None = None  # Triton gRPC URL whose statistics feed the live charts
-    metrics_url: str | None = None  # its Prometheus metrics (GPU/CPU use), when known
+    metrics_url: str | None = None  # Triton's Prometheus metrics (GPU/CPU use), when known
     golden: bool = True
 
     def __post_init__(self) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scanner_app.contract import ALL_MODELS, PIPELINE_MODEL
+from scanner_app.load.report import RunResult, ratio, speedup
+from scanner_app.load.server_stats import mean_utilisation
 
 from .plan import SHORT_MODEL_NAMES, RunStep
 
@@ -33,75 +35,48 @@ class ModelSummary:
         return SHORT_MODEL_NAMES.get(self.model, self.model.removeprefix("ocr_"))
 
 
-@dataclass
-class ServerTotals:
-    """Adds up ServerSamples (scanner_app.load.server_stats) taken while a run was measuring."""
-
-    _sums: dict[str, list[float]] = field(default_factory=dict)  # model -> inf, exe, req, queue*req, comp*req
-    _utilisation: list[float] = field(default_factory=list)
-    utilisation_kind: str = ""  # "GPU" or "CPU"
-
-    def add(self, sample: Any) -> None:
-        for name, model in sample.models.items():
-            sums = self._sums.setdefault(name, [0.0, 0.0, 0.0, 0.0, 0.0])
-            requests = getattr(model, "requests", 0) or model.inferences
-            compute = model.compute_input_us + model.compute_infer_us + model.compute_output_us
-            sums[0] += model.inferences
-            sums[1] += model.executions
-            sums[2] += requests
-            sums[3] += model.queue_us * requests
-            sums[4] += compute * requests
-        kind, value = utilisation(sample)
-        if value is not None:
-            self.add_utilisation(kind, value)
-
-    def add_utilisation(self, kind: str, percent: float) -> None:
-        """One CPU ("CPU") or GPU ("GPU") reading in percent, for the run's mean."""
-        self.utilisation_kind = kind
-        self._utilisation.append(percent)
-
-    def summaries(self, exact: dict[str, dict[str, float]] | None = None) -> tuple[ModelSummary, ...]:
-        """Per model over the samples; `exact` (RunResult.server_models) overrides the batch counts."""
-        out = []
-        for name, (inf, exe, req, queue, compute) in sorted(
-            self._sums.items(), key=lambda i: model_order(i[0])
-        ):
-            if name == PIPELINE_MODEL or not exe or not req:
-                continue
-            counts = (exact or {}).get(name, {})
-            inf, exe = counts.get("inferences", inf), counts.get("executions", exe)
-            out.append(ModelSummary(name, int(inf), int(exe), queue / req / 1000, compute / req / 1000))
-        return tuple(out)
-
-    def mean_utilisation(self) -> float | None:
-        return sum(self._utilisation) / len(self._utilisation) if self._utilisation else None
-
-
 def model_order(model: str) -> tuple[int, str]:
     """Pipeline order (preprocess, detection, postprocess, recognition), unknown models last."""
     return (ALL_MODELS.index(model) if model in ALL_MODELS else len(ALL_MODELS), model)
 
 
-def utilisation(sample: Any) -> tuple[str, float | None]:
-    """("GPU", percent) when the server reports a GPU, else ("CPU", percent) or ("CPU", None)."""
-    if sample.gpu_util is not None:
-        return "GPU", float(sample.gpu_util)
-    if sample.cpu_util is not None:
-        return "CPU", float(sample.cpu_util)
-    return "CPU", None
+def model_summaries(server_models: dict[str, dict[str, float]]) -> tuple[ModelSummary, ...]:
+    """RunResult.server_models (exact, over the measured interval) in pipeline order, ensemble left out."""
+    out = []
+    for name in sorted(server_models, key=model_order):
+        figures = server_models[name]
+        if name == PIPELINE_MODEL or not figures.get("executions") or not figures.get("requests"):
+            continue
+        out.append(ModelSummary(
+            name, int(figures["inferences"]), int(figures["executions"]),
+            figures.get("queue_us", 0.0) / 1000, figures.get("compute_us", 0.0) / 1000,
+        ))  # fmt: skip
+    return tuple(out)
 
 
 @dataclass(frozen=True)
 class RunRecord:
-    """A finished run as the runs table shows it. `result` is a scanner_app.load.engine.RunResult."""
+    """A finished run as the runs table shows it: a labelled RunResult (scanner_app.load.report).
+
+    Every server figure comes from the result itself (its server_models and server_samples).
+    """
 
     label: str
     step: RunStep
-    result: Any
-    models: tuple[ModelSummary, ...] = ()
-    utilisation_kind: str = ""
-    mean_utilisation: float | None = None
+    result: RunResult
     dynamic_batching: frozenset[str] = frozenset()  # models that had Triton's dynamic batcher on
+
+    @property
+    def models(self) -> tuple[ModelSummary, ...]:
+        return model_summaries(self.result.server_models)
+
+    @property
+    def utilisation_kind(self) -> str:
+        return mean_utilisation(self.result.server_samples)[0]
+
+    @property
+    def mean_utilisation(self) -> float | None:
+        return mean_utilisation(self.result.server_samples)[1]
 
     @property
     def error_count(self) -> int:
@@ -136,16 +111,8 @@ class Comparison:
 def compare(reference: RunRecord, candidate: RunRecord) -> Comparison:
     a, b = reference.result, candidate.result
     return Comparison(
-        reference.label,
-        candidate.label,
-        _ratio(b.throughput, a.throughput),
-        _ratio(a.p50_ms, b.p50_ms),
-        _ratio(a.p99_ms, b.p99_ms),
+        reference.label, candidate.label, speedup(b, a), ratio(a.p50_ms, b.p50_ms), ratio(a.p99_ms, b.p99_ms)
     )
-
-
-def _ratio(numerator: float, denominator: float) -> float | None:
-    return numerator / denominator if denominator > 0 and numerator > 0 else None
 
 
 def ordered_for_speedup(records: Sequence[RunRecord]) -> tuple[RunRecord, RunRecord]:

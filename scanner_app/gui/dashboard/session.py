@@ -1,80 +1,99 @@
-"""Runs a SessionPlan on a worker thread: images, targets, golden results, one LoadRun per step (no Qt).
+"""Runs a SessionPlan on a worker thread: images, then per target its golden results and a sweep (no Qt).
 
-Everything here blocks; the Qt controller calls `Session.run` on a pool thread and receives events
-through the SessionEvents callbacks (it turns them into queued signals).
+Everything here blocks: the controller runs `StressSession.run` off the GUI thread; what happens
+is handed to `post` as the events below. Each group of consecutive steps against one target is
+one scanner_app.load.sweep.run_sweep, with one monitor sampled once per measured window.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from scanner_app.core.client import ClientOptions, OcrClient
 from scanner_app.core.errors import ScannerError
 from scanner_app.load.engine import LoadRun, LoadSpec
-from scanner_app.load.host_metrics import ProcessTreeCpu
-from scanner_app.load.server_stats import ServerMonitor
-from scanner_app.load.targets import make_target
+from scanner_app.load.report import RunResult
+from scanner_app.load.server_stats import Monitor, ProcessMonitor, ServerMonitor
+from scanner_app.load.sweep import run_sweep
+from scanner_app.load.targets import Target, make_target
+from scanner_app.server.process import start_ready
 
 from .images import LoadedImages, load_images
 from .plan import RunStep, SessionPlan, run_label, server_tag
 
-
-class SessionEvents(Protocol):
-    """Callbacks, called on the session's thread. Status codes: images, baseline, golden, run."""
-
-    def on_status(self, code: str, detail: str) -> None: ...
-    def on_images(self, images: LoadedImages) -> None: ...
-    def on_monitor(self, monitor: ServerMonitor) -> None: ...  # the receiver owns and closes it
-    def on_baseline_cpu(self, watch: ProcessTreeCpu | None) -> None: ...  # the baseline server's CPU use
-    def on_run_started(self, step: RunStep, label: str, run: LoadRun, batching: frozenset[str]) -> None: ...
-    def on_run_finished(self, step: RunStep, label: str, result: Any, stopped: bool) -> None: ...
-    def on_failed(self, message: str) -> None: ...
+if TYPE_CHECKING:
+    from scanner_app.baseline.launcher import BaselineProcess
 
 
-def _start_baseline() -> Any:
-    """The serial baseline server (CONTRACTS G) on a free port; RuntimeError when it does not start."""
-    from scanner_app.baseline.launcher import BaselineProcess  # only when a baseline run is asked for
+def _start_baseline() -> BaselineProcess:
+    """The serial baseline server on a free port, ready; BaselineStartError when it does not start."""
+    from scanner_app.baseline.launcher import BaselineProcess  # Flask: only when a baseline run is asked for
 
-    process = BaselineProcess()
-    process.start()
-    try:
-        process.wait_ready()
-    except BaseException:
-        process.stop()
-        raise
-    return process
+    return start_ready(BaselineProcess())
 
 
 @dataclass(frozen=True)
-class _OpenTarget:
-    target: Any
-    tag: str  # the server's configuration for run labels ("dyn-batching off · 2 inst")
+class Status:
+    code: str  # images, baseline, golden, run
+    detail: str
+
+
+@dataclass(frozen=True)
+class ImagesLoaded:
+    images: LoadedImages
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    step: RunStep
+    label: str
+    run: LoadRun
     batching: frozenset[str]  # models with dynamic batching on
-    resources: contextlib.ExitStack  # closes the target (and a baseline server started for it)
 
 
-class Session:
+@dataclass(frozen=True)
+class RunFinished:
+    step: RunStep
+    label: str
+    result: RunResult
+    stopped: bool
+    batching: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Failed:
+    message: str
+
+
+@dataclass(frozen=True)
+class _Opened:
+    target: Target
+    monitor: Monitor | None
+    tag: str  # the server's configuration for run labels ("dyn-batching off · 2 inst")
+    batching: frozenset[str]
+
+
+class StressSession:
     """One session: call `run()` on a worker thread, `stop()` from any thread."""
 
     def __init__(
         self,
         plan: SessionPlan,
-        events: SessionEvents,
+        post: Callable[[object], Any],
         options: ClientOptions | None = None,
         *,
-        start_baseline: Callable[[], Any] = _start_baseline,
+        start_baseline: Callable[[], BaselineProcess] = _start_baseline,
     ) -> None:
         self.plan = plan
-        self.events = events
+        self.post = post
         self.options = options
         self._start_baseline = start_baseline
         self._cancel = threading.Event()
-        self._lock = threading.Lock()
-        self._run: LoadRun | None = None
 
     @property
     def cancelled(self) -> bool:
@@ -83,63 +102,51 @@ class Session:
     def stop(self) -> None:
         """Cooperative: the current run stops, no later step starts."""
         self._cancel.set()
-        with self._lock:
-            run = self._run
-        if run is not None:
-            run.stop()
 
     def run(self) -> None:
-        """Blocking. Every failure ends up in events.on_failed with a message naming the cause."""
+        """Blocking. Every failure ends up as a Failed event with a message naming the cause."""
         try:
-            with contextlib.ExitStack() as stack:
-                self._run_steps(stack)
+            self._run_steps()
         except (ScannerError, OSError, ValueError, RuntimeError) as exc:
-            self.events.on_failed(str(exc) or type(exc).__name__)
+            self.post(Failed(str(exc) or type(exc).__name__))
         except Exception as exc:  # e.g. tritonclient's own exceptions from a model-level target
-            self.events.on_failed(f"{type(exc).__name__}: {exc}")
+            self.post(Failed(f"{type(exc).__name__}: {exc}"))
 
-    def _run_steps(self, stack: contextlib.ExitStack) -> None:
-        self.events.on_status("images", self.plan.images.describe())
+    def _run_steps(self) -> None:
+        self.post(Status("images", self.plan.images.describe()))
         images = load_images(self.plan.images)
-        self.events.on_images(images)
-        if self.plan.monitor_url and not self.cancelled:
-            self.events.on_monitor(ServerMonitor(self.plan.monitor_url, self.plan.metrics_url, self.options))
-        last_use = {step.target_key: i for i, step in enumerate(self.plan.steps)}
-        opened: dict[tuple[str, tuple[str, ...]], _OpenTarget] = {}
-        for index, step in enumerate(self.plan.steps):
+        self.post(ImagesLoaded(images))
+        for _, group in itertools.groupby(self.plan.steps, key=lambda step: step.target_key):
+            steps = list(group)
             if self.cancelled:
-                break
-            if step.target_key not in opened:
-                opened[step.target_key] = self._open_target(step, images, stack)
-            opening = opened[step.target_key]
-            if self.cancelled:
-                break
-            label = run_label(step.kind, step.concurrency, opening.tag)
-            self._measure(step, opening.target, label, opening.batching)
-            if last_use[step.target_key] == index:
-                opening.resources.close()  # the target (and its baseline server) is not needed any more
+                return
+            with contextlib.ExitStack() as resources:  # the target, its monitor, its baseline server
+                opened = self._open(steps[0], images, resources)
+                if not self.cancelled:
+                    self._sweep(steps, opened)
 
-    def _open_target(self, step: RunStep, images: LoadedImages, stack: contextlib.ExitStack) -> _OpenTarget:
-        resources = stack.enter_context(contextlib.ExitStack())
+    def _open(self, step: RunStep, images: LoadedImages, resources: contextlib.ExitStack) -> _Opened:
         urls: tuple[str, ...] = step.urls
-        facts: tuple[str, frozenset[str]] = ("", frozenset())
+        tag, batching = "", frozenset[str]()
+        monitor: Monitor | None = None
         if step.kind == "baseline" and not urls:
-            self.events.on_status("baseline", "")
+            self.post(Status("baseline", ""))
             process = self._start_baseline()
             resources.callback(process.stop)
             urls = (process.url,)
             if process.pid is not None:
-                self.events.on_baseline_cpu(ProcessTreeCpu(process.pid))
-                resources.callback(self.events.on_baseline_cpu, None)
+                monitor = ProcessMonitor(process.pid)
         elif step.kind != "baseline":
-            facts = self._server_facts(urls[0])
+            tag, batching = self._server_facts(urls[0])
+            monitor = ServerMonitor(urls[0], self.plan.metrics_url, self.options)
+            resources.callback(monitor.close)
         url: str | tuple[str, ...] = urls[0] if len(urls) == 1 else urls
         target = make_target(step.kind, url, list(images.data), self.options)
         resources.callback(target.close)
         if self.plan.golden and not self.cancelled:
-            self.events.on_status("golden", run_label(step.kind, 1))
+            self.post(Status("golden", run_label(step.kind, 1)))
             target.take_golden()
-        return _OpenTarget(target, facts[0], facts[1], resources)
+        return _Opened(target, monitor, tag, batching)
 
     def _server_facts(self, url: str) -> tuple[str, frozenset[str]]:
         """The label's server tag and the models with dynamic batching on."""
@@ -150,24 +157,18 @@ class Session:
             return "", frozenset()  # a detection/recognition target can run where the pipeline check fails
         return server_tag(models), frozenset(m.name for m in models if m.dynamic_batching)
 
-    def _measure(self, step: RunStep, target: Any, label: str, batching: frozenset[str]) -> None:
-        spec = LoadSpec(concurrency=step.concurrency, **asdict(self.plan.load))
-        monitor = None
-        if step.kind != "baseline":
-            monitor = ServerMonitor(step.urls[0], self.plan.metrics_url, self.options)
-        try:
-            run = LoadRun(target, spec, monitor)
-            with self._lock:
-                self._run = run
-            if self.cancelled:
-                return
-            self.events.on_status("run", label)
-            run.start()
-            self.events.on_run_started(step, label, run, batching)
-            result = run.wait()
-            self.events.on_run_finished(step, label, result, self.cancelled)
-        finally:
-            with self._lock:
-                self._run = None
-            if monitor is not None:
-                monitor.close()
+    def _sweep(self, steps: list[RunStep], opened: _Opened) -> None:
+        by_level = {step.concurrency: step for step in steps}
+        labels = {n: run_label(step.kind, n, opened.tag) for n, step in by_level.items()}
+
+        def started(run: LoadRun) -> None:
+            step = by_level[run.spec.concurrency]
+            self.post(Status("run", labels[step.concurrency]))
+            self.post(RunStarted(step, labels[step.concurrency], run, opened.batching))
+
+        def finished(result: RunResult) -> None:
+            step = by_level[result.concurrency]
+            self.post(RunFinished(step, labels[step.concurrency], result, self.cancelled, opened.batching))
+
+        spec = LoadSpec(**asdict(self.plan.load))
+        run_sweep(opened.target, list(by_level), spec, opened.monitor, finished, self._cancel, started)

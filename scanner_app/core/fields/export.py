@@ -1,4 +1,4 @@
-"""Exports with invoice fields (``scan --fields``): fields in the JSON, a reimbursement CSV."""
+"""Exports with invoice fields (`scan --fields`, batch exports): fields in the JSON, a reimbursement CSV."""
 
 from __future__ import annotations
 

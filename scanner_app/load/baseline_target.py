@@ -1,4 +1,4 @@
-"""BaselineTarget: the load engine's Target for the serial baseline, over plain HTTP.
+"""BaselineTarget: the load engine's Target for the serial baseline (scanner_app.baseline), over HTTP.
 
 Each worker thread keeps its own connection (http.client reconnects by itself when the
 single-threaded server closes it after an answer, as an HTTP/1.0 server does).
@@ -15,10 +15,10 @@ from urllib.parse import quote, urlsplit
 
 from scanner_app.core.errors import InferenceFailed, InvalidImage, ServerUnavailable
 from scanner_app.core.results import PageResult
-from scanner_app.load.targets import Timed, _GoldenTarget
+from scanner_app.load.golden import GoldenTarget, Timed
 
 
-class BaselineTarget(_GoldenTarget):
+class BaselineTarget(GoldenTarget):
     """POSTs image `index % n` to `url`/ocr; `check` compares the lines' texts with the golden."""
 
     name = "baseline"

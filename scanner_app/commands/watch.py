@@ -1,0 +1,121 @@
+"""`scanner-app watch DIR --out OUT`: read every receipt that lands in a folder (scan-to-folder), once."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from scanner_app.commands.layout_args import add_layout_arguments, layout_of
+from scanner_app.commands.scan import recognizer
+from scanner_app.core.batch_events import FileFailed, RunStopped, ServerWaiting
+from scanner_app.core.client import ClientOptions
+from scanner_app.core.errors import ScannerError
+from scanner_app.core.export import FORMATS
+from scanner_app.core.watch import FolderWatcher, WatchOptions
+from scanner_app.core.watch_events import FileExported, FileSkipped, WatchNotice, WatchStarted
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "watch", help="read every image or PDF that appears in a folder (a copier's scan-to-folder)"
+    )
+    parser.add_argument("folder", type=Path, metavar="DIR", help="the folder to watch (recursively)")
+    parser.add_argument("--out", type=Path, required=True, metavar="OUT",
+                        help="the batch store and exports: OUT/<path in DIR>.<format> per file")  # fmt: skip
+    parser.add_argument("--format", default="txt,json",
+                        help=f"per-file exports, from {','.join(FORMATS)} (default txt,json); "
+                        "the batch exports OUT/results.* follow too")  # fmt: skip
+    parser.add_argument("--fields", action="store_true",
+                        help="also extract invoice fields into the JSON and results_fields.csv")  # fmt: skip
+    add_layout_arguments(parser)
+    parser.add_argument("--server", action="append", metavar="HOST:PORT",
+                        help="a Triton server; repeat for several (default: embedded)")  # fmt: skip
+    parser.add_argument("--jobs", type=int, default=4, help="requests in flight (default 4)")
+    parser.add_argument("--settle", type=float, default=2.0, metavar="S",
+                        help="a file is complete once unchanged for S seconds (default 2)")  # fmt: skip
+    parser.add_argument("--incomplete-after", type=float, default=120.0, metavar="S",
+                        help="a file whose end is still missing after S seconds unchanged is read, "
+                        "and fails as truncated (default 120)")  # fmt: skip
+    parser.add_argument("--poll", action="store_true",
+                        help="poll instead of file events (chosen by itself on NFS/SMB shares)")  # fmt: skip
+    parser.add_argument("--poll-interval", type=float, default=2.0, metavar="S", help="default 2")
+    parser.add_argument("--once", action="store_true",
+                        help="read what is in DIR (and arrives meanwhile), then exit")  # fmt: skip
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
+    parser.add_argument("--tls-ca", type=Path, metavar="PEM", help="root certificate to verify the server")
+    parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="client certificate (mutual TLS)")
+    parser.add_argument("--tls-key", type=Path, metavar="PEM", help="client private key (mutual TLS)")
+
+
+def _say(text: str, stream: object = None) -> None:
+    print(text, file=stream or sys.stdout, flush=True)
+
+
+def on_event(event: object) -> None:
+    """One line per thing a clerk cares about: read (and where), failed (and why), skipped."""
+    if isinstance(event, FileExported):
+        kind = "exported" if event.late else "read    "  # late: read before a kill, exported now
+        _say(f"{kind} {event.path} -> {', '.join(str(p) for p in event.outputs)}")
+    elif isinstance(event, FileFailed):
+        _say(f"failed  {event.path}: {event.cause}")
+    elif isinstance(event, FileSkipped):
+        _say(f"skipped {event.path}: {event.reason}")
+    elif isinstance(event, WatchStarted):
+        _say(f"watching {event.folder} ({event.observer}); {event.known} files read before", sys.stderr)
+    elif isinstance(event, WatchNotice):
+        _say(f"note: {event.message}", sys.stderr)
+    elif isinstance(event, ServerWaiting):
+        _say(f"server unavailable ({event.cause}); retrying in {event.retry_in:.0f} s", sys.stderr)
+    elif isinstance(event, RunStopped):
+        _say(f"run stopped: {event.reason}", sys.stderr)
+
+
+def _watch_options(args: argparse.Namespace) -> WatchOptions:
+    formats = tuple(f.strip().lower() for f in args.format.split(",") if f.strip())
+    unknown = sorted(set(formats) - set(FORMATS))
+    if unknown:
+        raise ValueError(f"unknown format(s) {', '.join(unknown)}; choose from {', '.join(FORMATS)}")
+    return WatchOptions(
+        settle_s=args.settle,
+        incomplete_s=args.incomplete_after,
+        polling=True if args.poll else None,
+        poll_interval_s=args.poll_interval,
+        jobs=max(1, args.jobs),
+        formats=formats,
+        fields=args.fields,
+        layout=layout_of(args),
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        options = _watch_options(args)
+    except ValueError as exc:
+        _say(f"scanner-app watch: {exc}", sys.stderr)
+        return 2
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    client_options = ClientOptions(timeout_s=args.timeout, root_certificates=args.tls_ca,
+                                   certificate_chain=args.tls_cert, private_key=args.tls_key)  # fmt: skip
+    with contextlib.ExitStack() as stack:
+        try:
+            client = stack.enter_context(recognizer(args.server, client_options))
+            watcher = FolderWatcher(args.folder, args.out, client.recognize, options, on_event)
+        except (ScannerError, OSError, ValueError) as exc:
+            _say(f"error: {exc}", sys.stderr)
+            return 2
+        stack.enter_context(watcher)
+        if args.once:
+            while not (stop.is_set() or watcher.wait_idle(0.5)):
+                pass
+        else:
+            while not stop.wait(1.0):  # short waits: Python runs signal handlers only between them
+                pass
+        summary = watcher.store.summary()
+    _say(f"stopped; {summary.done} files read, {summary.failed} failed, {summary.queued} queued", sys.stderr)
+    return 1 if args.once and summary.failed else 0

@@ -1,0 +1,47 @@
+"""What a folder watcher reports besides the batch runner's own events (core/batch_events.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class WatchStarted:
+    folder: Path
+    observer: str  # "inotify", "polling (...)", ...: how changes are noticed
+    known: int  # files the store already holds (read before; not read again)
+
+
+@dataclass(frozen=True)
+class FileWaiting:
+    """A new or changed file was seen; it is read once it is complete."""
+
+    path: Path
+
+
+@dataclass(frozen=True)
+class FileSkipped:
+    """A file that is not read: unsupported type, or it could not be opened to be added."""
+
+    path: Path
+    reason: str
+
+
+@dataclass(frozen=True)
+class FileExported:
+    """A file's own outputs (``OUT/<relative name>.<format>``) are on disk."""
+
+    path: Path
+    outputs: tuple[Path, ...]
+    late: bool = False  # read by an earlier run that was killed before it could export it
+
+
+@dataclass(frozen=True)
+class WatchNotice:
+    """Something the person watching should know (fallback to polling, a retry after a server outage)."""
+
+    message: str
+
+
+WatchEvent = WatchStarted | FileWaiting | FileSkipped | FileExported | WatchNotice

@@ -1,0 +1,216 @@
+"""Health that means health: an end-to-end probe of the embedded server, and a supervisor that
+brings a broken one back.
+
+Triton's own readiness (`/v2/health/ready`) stays 200 after a model's stub process died (the OOM
+killer, a crash); every pipeline request then fails. `probe` sends a small real request through
+the pipeline and one to each ONNX model; `Supervisor` watches the stub processes and the probe
+and, when a stub died or the probe fails twice in a row, restarts the server on the same ports
+(Triton cannot restart one model's stubs in the mode we run it in), logging the event and
+handing it to `on_event` (the app's status bar).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import tritonclient.grpc as grpcclient
+from PIL import Image, ImageDraw
+from tritonclient.utils import InferenceServerException
+
+from scanner_app import contract
+from scanner_app.server import shm
+
+log = logging.getLogger(__name__)
+STUB_COMM = "triton_python_ba"  # /proc/PID/comm of triton_python_backend_stub (15 characters)
+PROBE_TIMEOUT_S = 60.0
+
+
+class Supervised(Protocol):
+    """What the supervisor needs of a server (EmbeddedServer)."""
+
+    grpc_url: str
+    ports: dict[str, int]
+    requested_ports: dict[str, int]
+
+    @property
+    def pid(self) -> int | None: ...
+    def is_running(self) -> bool: ...
+    def start(self) -> None: ...
+    def wait_ready(self, timeout: float | None = None) -> None: ...
+    def stop(self, timeout: float = 20.0) -> None: ...
+    def log_tail(self, lines: int = 40) -> str: ...
+
+
+@dataclass(frozen=True)
+class HealthEvent:
+    """Something the supervisor saw or did; `kind` is one of the KIND_* names."""
+
+    kind: str
+    message: str
+    at: float  # time.time()
+
+
+KIND_STUB_DIED = "stub-died"
+KIND_PROBE_FAILED = "probe-failed"
+KIND_SERVER_EXITED = "server-exited"
+KIND_RESTARTED = "restarted"
+KIND_RESTART_FAILED = "restart-failed"
+
+
+@dataclass(frozen=True)
+class Stub:
+    """One Python-backend stub process: the model instance it serves."""
+
+    instance: str
+    info: shm.ProcInfo
+
+
+def stubs_of(pid: int) -> list[Stub]:
+    """The live stub processes under the server `pid`."""
+    found = []
+    for info in shm.descendants(pid):
+        if info.comm != STUB_COMM or info.state in ("Z", "X"):
+            continue
+        try:
+            argv = (shm.PROC / str(info.pid) / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        instance = argv[8].decode(errors="replace") if len(argv) > 8 else str(info.pid)
+        found.append(Stub(instance, info))
+    return found
+
+
+def probe_image() -> bytes:
+    """A small PNG with a line of text: it goes through every step, recognition included."""
+    image = Image.new("L", (320, 96), 255)
+    ImageDraw.Draw(image).text((16, 24), "TOTAL 12.50", fill=0, font_size=40)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def probe(url: str, timeout_s: float = PROBE_TIMEOUT_S) -> str | None:
+    """None when the pipeline and each ONNX model answer a real request; else what failed."""
+    try:
+        with grpcclient.InferenceServerClient(url) as client:
+            image = grpcclient.InferInput(contract.IMAGE_INPUT, [1, 1], "BYTES")
+            image.set_data_from_numpy(np.array([[probe_image()]], dtype=np.object_))
+            client.infer(contract.PIPELINE_MODEL, [image], client_timeout=timeout_s)
+            crops = grpcclient.InferInput(contract.REC_INPUT, [1, 3, 48, 160], "FP32")
+            crops.set_data_from_numpy(np.zeros((1, 3, 48, 160), np.float32))
+            client.infer(contract.RECOGNITION_MODEL, [crops], client_timeout=timeout_s)
+    except InferenceServerException as exc:
+        return f"end-to-end probe failed: {exc.message() or exc}"
+    return None
+
+
+class Supervisor:
+    """Watch one embedded server on a daemon thread; restart it when a stub died or the probe fails."""
+
+    def __init__(
+        self,
+        server: Supervised,
+        *,
+        interval_s: float = 5.0,
+        probe_every: int = 6,
+        failures_before_restart: int = 2,
+        on_event: Callable[[HealthEvent], None] | None = None,
+        probe_fn: Callable[[str], str | None] = probe,
+    ) -> None:
+        """Stubs are checked every `interval_s`; the end-to-end probe every `probe_every` checks."""
+        self.server = server
+        self.interval_s = interval_s
+        self.probe_every = probe_every
+        self.failures_before_restart = failures_before_restart
+        self.on_event = on_event
+        self.probe_fn = probe_fn
+        self.restarts = 0
+        self.healthy = True
+        self._stubs: dict[str, shm.ProcInfo] = {}
+        self._failures = 0
+        self._checks = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()  # one check (and restart) at a time
+
+    def start(self) -> None:
+        """Record the stubs of the (ready) server and start watching."""
+        self._record_stubs()
+        self._thread = threading.Thread(target=self._run, name="triton-supervisor", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop watching (the server keeps running)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(PROBE_TIMEOUT_S + 5)
+            self._thread = None
+
+    def _record_stubs(self) -> None:
+        pid = self.server.pid
+        self._stubs = {s.instance: s.info for s in stubs_of(pid)} if pid else {}
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            self.check()
+
+    def check(self, probe_now: bool = False) -> HealthEvent | None:
+        """One round: stubs, then (every `probe_every` rounds, or now) the probe; restarts if needed."""
+        with self._lock:
+            self._checks += 1
+            problem = self._problem(probe_now or self._checks % self.probe_every == 0)
+            if problem is None:
+                self.healthy = True
+                return None
+            kind, message = problem
+            self.healthy = False
+            event = self._emit(kind, message)
+            if kind != KIND_PROBE_FAILED or self._failures >= self.failures_before_restart:
+                self._restart(message)
+            return event
+
+    def _problem(self, with_probe: bool) -> tuple[str, str] | None:
+        if not self.server.is_running():
+            return KIND_SERVER_EXITED, "the embedded Triton server exited"
+        live = {s.instance for s in stubs_of(self.server.pid or 0)}
+        dead = sorted(i for i, info in self._stubs.items() if i not in live or not shm.still_running(info))
+        if dead:
+            return KIND_STUB_DIED, f"model instance process died: {', '.join(dead)}"
+        if with_probe:
+            failure = self.probe_fn(self.server.grpc_url)
+            if failure is not None:
+                self._failures += 1
+                return KIND_PROBE_FAILED, failure
+            self._failures = 0
+        return None
+
+    def _restart(self, cause: str) -> None:
+        started = time.monotonic()
+        self.server.requested_ports = dict(self.server.ports)  # clients keep their address
+        try:
+            self.server.stop()
+            self.server.start()
+            self.server.wait_ready()
+        except Exception as exc:  # a restart that fails is reported, and tried again next round
+            self._emit(KIND_RESTART_FAILED, f"restart after '{cause}' failed: {exc}")
+            return
+        self.restarts += 1
+        self._failures = 0
+        self._record_stubs()
+        self.healthy = True
+        seconds = time.monotonic() - started
+        self._emit(KIND_RESTARTED, f"embedded Triton restarted after: {cause} ({seconds:.0f} s)")
+
+    def _emit(self, kind: str, message: str) -> HealthEvent:
+        event = HealthEvent(kind, message, time.time())
+        log.warning("%s: %s", kind, message)
+        if self.on_event is not None:
+            self.on_event(event)
+        return event

@@ -1,0 +1,107 @@
+"""The one off-GUI-thread runner: results on the GUI thread, errors, stale results, relays, deletion."""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtWidgets import QWidget
+
+from scanner_app.gui.background import Background
+
+WAIT_MS = 10_000
+
+
+class _Outcomes(QObject):
+    """Collects on_done calls and says so by signal (qtbot waits on it)."""
+
+    arrived = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[object, object, bool]] = []
+
+    def __call__(self, result: object, error: BaseException | None) -> None:
+        on_gui = QThread.currentThread() is self.thread()
+        self.seen.append((result, type(error).__name__ if error else None, on_gui))
+        self.arrived.emit()
+
+
+def test_result_and_error_come_back_on_the_gui_thread(qtbot) -> None:
+    background, outcomes = Background(), _Outcomes()
+    workers: list[str] = []
+
+    def work() -> int:
+        workers.append(threading.current_thread().name)
+        return 42
+
+    background.run(work, outcomes)
+    background.run(lambda: 1 / 0, outcomes)
+    qtbot.waitUntil(lambda: len(outcomes.seen) == 2, timeout=WAIT_MS)
+    assert {str(o) for o in outcomes.seen} == {str((42, None, True)), str((None, "ZeroDivisionError", True))}
+    assert workers and workers[0] != threading.current_thread().name
+    qtbot.waitUntil(lambda: background.running == 0, timeout=WAIT_MS)
+
+
+def test_a_newer_run_in_the_same_slot_drops_the_older_result(qtbot) -> None:
+    background, outcomes = Background(threads=2), _Outcomes()
+    release, stale = threading.Event(), []
+    old = lambda: release.wait(WAIT_MS / 1000) and "old"  # noqa: E731
+    background.run(old, outcomes, slot="page", on_stale=stale.append)
+    with qtbot.waitSignal(outcomes.arrived, timeout=WAIT_MS):
+        background.run(lambda: "new", outcomes, slot="page")
+    release.set()
+    qtbot.waitUntil(lambda: stale == ["old"], timeout=WAIT_MS)
+    assert outcomes.seen == [("new", None, True)]
+
+
+def test_drop_and_close_drop_results_in_flight(qtbot) -> None:
+    background, outcomes = Background(threads=1), _Outcomes()
+    release, stale = threading.Event(), []
+    background.run(lambda: release.wait(WAIT_MS / 1000) and "a", outcomes, on_stale=stale.append)
+    background.drop()
+    background.run(lambda: "b", outcomes, on_stale=stale.append)
+    release.set()
+    qtbot.waitUntil(lambda: stale == ["a"] and outcomes.seen == [("b", None, True)], timeout=WAIT_MS)
+    background.run(lambda: "c", outcomes, on_stale=stale.append)
+    background.close()
+    qtbot.waitUntil(lambda: stale == ["a", "c"], timeout=WAIT_MS)
+    background.run(lambda: "d", outcomes, on_stale=stale.append)  # ignored once closed
+    assert background.running == 0 and outcomes.seen == [("b", None, True)]
+
+
+def test_relay_delivers_items_from_other_threads_in_order_and_together(qtbot) -> None:
+    background = Background()
+    batches: list[list[tuple[int, int]]] = []
+    post = background.relay(batches.append)
+    threads = [threading.Thread(target=lambda k=k: [post((k, i)) for i in range(500)]) for k in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()  # the GUI thread is blocked here: nothing can be delivered yet
+    qtbot.waitUntil(lambda: sum(len(b) for b in batches) == 1000, timeout=WAIT_MS)
+    assert len(batches) == 1  # everything posted meanwhile came in one call
+    for k in range(2):
+        assert [i for producer, i in batches[0] if producer == k] == list(range(500))
+
+
+def test_nothing_reaches_a_deleted_owner(qtbot) -> None:
+    owner = QWidget()
+    background = Background(owner)
+    delivered: list[list[int]] = []
+    post = background.relay(delivered.append)
+    assert post(1)
+    qtbot.waitUntil(lambda: delivered == [[1]], timeout=WAIT_MS)
+    owner.deleteLater()
+    with qtbot.waitSignal(background.destroyed, timeout=WAIT_MS):
+        pass
+    assert not post(2)
+
+
+def test_one_thread_runs_calls_in_the_order_given(qtbot) -> None:
+    background = Background(threads=1)
+    order: list[int] = []
+    for i in range(20):
+        background.run(lambda i=i: i, lambda result, _error: order.append(result))
+    qtbot.waitUntil(lambda: len(order) == 20, timeout=WAIT_MS)
+    assert order == list(range(20))
