@@ -32,6 +32,8 @@ IMAGE_SIZE_OUTPUT = "IMAGE_SIZE"  # INT32 [2]: decoded image height and width
 # INT32 [1]: degrees (0, 90, 180, 270) the image as sent must turn clockwise to be upright; the
 # page was read upright, BOXES stay in the pixels of the image as sent.
 ORIENTATION_OUTPUT = "ORIENTATION"
+DOCUMENTS_OUTPUT = "DOCUMENTS"  # FP32 [D, 4, 2]: each document's outline (receipts on a bed), image pixels
+LINE_DOCUMENTS_OUTPUT = "LINE_DOCUMENTS"  # INT32 [N]: the document each line belongs to (index in DOCUMENTS)
 
 # Inner tensors between the pipeline steps.
 DET_INPUT = "det_input"  # UINT8 [H, W, 3]: resized BGR image padded to a detection bucket

@@ -1,7 +1,8 @@
 """Rendered test documents whose text is known exactly (Pillow + numpy, no Qt).
 
 Every text item drawn is recorded as one ``RenderedLine`` with its pixel box, so tests can compare
-recognized lines with the truth. Text uses ASCII that a Latin OCR reads unambiguously.
+recognized lines with the truth. Text uses ASCII that a Latin OCR reads unambiguously. Test
+documents only: their Debian fonts are no dependency of the app (the PDF export ships its own).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from scanner_app.core.fields.amounts import to_chinese_upper
 from scanner_app.samples import RenderedDoc, RenderedLine
 from scanner_app.samples_invoices import CN_CITIES, CN_NAMES, CN_TRADES, find_cjk_font, make_uscc
 
-LAYOUTS = ("standard", "company", "wrapped", "scanned")
+LAYOUTS = ("standard", "company", "wrapped", "scanned", "highres")
 WRONG = ("tax", "words", "item")  # which printed figure a ``wrong`` page gets wrong
 CENT = Decimal("0.01")
 WIDTH, HEIGHT = 1130, 730
@@ -28,7 +28,8 @@ LABEL = (128, 60, 20)  # the form's brown print
 INK = (10, 10, 10)  # the machine-printed values
 SEAL = (225, 30, 30)
 
-PEOPLE = ("王芳", "李强", "张伟", "刘洋", "陈静", "赵磊", "欧阳娜", "诸葛明", "司马青", "孙丽华", "周杰", "吴敏")
+PEOPLE = ("王芳", "李强", "张伟", "刘洋", "陈静", "赵磊", "欧阳娜", "诸葛明", "司马青", "孙丽华", "周杰",
+          "吴敏")  # fmt: skip
 ITEMS = (  # name, spec, unit, (min, max) line amount in yuan
     ("*餐饮服务*餐费", "", "次", (30, 900)),
     ("*经纪代理服务*代订车服务费", "", "次", (5, 60)),
@@ -156,21 +157,21 @@ def _seal(image: Image.Image, centre: tuple[float, float], name: str, tax_id: st
         glyph = Image.new("RGBA", (24, 24), (0, 0, 0, 0))
         ImageDraw.Draw(glyph).text((12, 12), ch, font=font, fill=colour, anchor="mm")
         tangent = math.degrees(math.atan2((b - 14) * math.cos(theta), -(a - 16) * math.sin(theta)))
-        glyph = glyph.rotate(-tangent, resample=Image.BICUBIC, expand=True)
+        glyph = glyph.rotate(-tangent, resample=Image.Resampling.BICUBIC, expand=True)
         layer.alpha_composite(glyph, (int(px - glyph.width / 2), int(py - glyph.height / 2)))
         boxes.append((px - 9, py - 9, px + 9, py + 9))
     for start in range(0, n, 3):  # a perfect reader sees the arc in short tilted pieces
         part = boxes[start : start + 3]
-        lines.append(RenderedLine(name[start : start + 3], (min(p[0] for p in part), min(p[1] for p in part),
-                                                            max(p[2] for p in part), max(p[3] for p in part))))  # fmt: skip
+        xs, ys = [p[0] for p in part] + [p[2] for p in part], [p[1] for p in part] + [p[3] for p in part]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        lines.append(RenderedLine(name[start : start + 3], box))
     small = _font(12, serif)
     draw.text((cx, cy + 4), tax_id, font=small, fill=colour, anchor="mm")
-    lines.append(RenderedLine(tax_id, tuple(float(v) for v in draw.textbbox((cx, cy + 4), tax_id, font=small,
-                                                                            anchor="mm"))))  # fmt: skip
+    lines.append(RenderedLine(tax_id, _box(draw.textbbox((cx, cy + 4), tax_id, font=small, anchor="mm"))))
     big = _font(16, serif)
     draw.text((cx, cy + 28), "发票专用章", font=big, fill=colour, anchor="mm")
-    lines.append(RenderedLine("发票专用章", tuple(float(v) for v in draw.textbbox((cx, cy + 28), "发票专用章",
-                                                                             font=big, anchor="mm"))))  # fmt: skip
+    word_box = draw.textbbox((cx, cy + 28), "发票专用章", font=big, anchor="mm")
+    lines.append(RenderedLine("发票专用章", _box(word_box)))
     # Ink over ink: the seal darkens what is under it rather than covering it.
     base = image.convert("RGBA")
     tinted = Image.alpha_composite(base, layer)
@@ -178,12 +179,16 @@ def _seal(image: Image.Image, centre: tuple[float, float], name: str, tax_id: st
     return lines
 
 
+def _box(box: tuple[float, ...]) -> tuple[float, float, float, float]:
+    return float(box[0]), float(box[1]), float(box[2]), float(box[3])
+
+
 def _qr(image: Image.Image, text: str, box: tuple[int, int, int]) -> None:
     qr = qrcode.QRCode(border=1, box_size=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
     qr.add_data(text)
     picture = qr.make_image(fill_color="black", back_color="white").get_image().convert("RGB")
     x, y, side = box
-    image.paste(picture.resize((side, side), Image.NEAREST), (x, y))
+    image.paste(picture.resize((side, side), Image.Resampling.NEAREST), (x, y))
 
 
 def render_fapiao(seed: int = 0, layout: str = "standard", wrong: str | None = None) -> RenderedFapiao:
@@ -197,7 +202,7 @@ def render_fapiao(seed: int = 0, layout: str = "standard", wrong: str | None = N
     serif = layout in ("company", "scanned")
     sheet = _Sheet(serif)
     size, small = 14, 13
-    dx = {"standard": 0, "company": 6, "wrapped": -4, "scanned": 3}[layout]
+    dx = {"standard": 0, "company": 6, "wrapped": -4, "scanned": 3, "highres": 2}[layout]
     city = rng.choice(CN_CITIES)
     date = dt.date(2019, 1, 1) + dt.timedelta(days=rng.randrange(1500))
     code = f"0{rng.randrange(10**10, 10**11)}"
@@ -242,10 +247,12 @@ def render_fapiao(seed: int = 0, layout: str = "standard", wrong: str | None = N
     draw.line((420, 62, 710, 62), fill=LABEL, width=1)
     draw.line((420, 66, 710, 66), fill=LABEL, width=1)
     sheet.text(28, 118, [("机器编号：", LABEL), (f"{rng.randrange(10**11, 10**12)}", INK)], small)
-    for i, (label, value) in enumerate((("发票代码：", code), ("发票号码：", number),
-                                        ("开票日期：", f"{date.year} 年{date.month:02d} 月{date.day:02d} 日"),
-                                        ("校 验 码：", " ".join(check[k : k + 5] for k in range(0, 20, 5))))):  # fmt: skip
-        sheet.label(800 + dx, 34 + 24 * i, label.replace(" ", ""), value, small, gap=0.6 if " " in label else 0)
+    header = (("发票代码：", code), ("发票号码：", number),
+              ("开票日期：", f"{date.year} 年{date.month:02d} 月{date.day:02d} 日"),
+              ("校 验 码：", " ".join(check[k : k + 5] for k in range(0, 20, 5))))  # fmt: skip
+    for i, (label, value) in enumerate(header):
+        spacing = 0.6 if " " in label else 0
+        sheet.label(800 + dx, 34 + 24 * i, label.replace(" ", ""), value, small, gap=spacing)
 
     top, left, right = 135, 22, 1108
     draw.rectangle((left, top, right, 650), outline=LABEL, width=2)
@@ -284,7 +291,8 @@ def render_fapiao(seed: int = 0, layout: str = "standard", wrong: str | None = N
     for item in printed_items:
         name_lines = [item.name] if len(item.name) <= 16 else [item.name[:16], item.name[16:]]
         cells = {"spec": item.spec, "unit": item.unit, "qty": item.quantity, "price": item.unit_price,
-                 "amount": f"{item.amount:.2f}", "rate": f"{item.rate}%", "tax": f"{item.tax:.2f}"}  # fmt: skip
+                 "amount": f"{item.amount:.2f}", "rate": f"{item.rate}%",
+                 "tax": f"{item.tax:.2f}"}  # fmt: skip
         sheet.text(cols["name"][0] + dx, y, [(name_lines[0], INK)], size)
         for key, value in cells.items():
             x0, x1 = cols[key]
@@ -307,14 +315,20 @@ def render_fapiao(seed: int = 0, layout: str = "standard", wrong: str | None = N
     draw.line((left, 510, right, 510), fill=LABEL)
 
     party(510, 650, "销售方", [("名称：", seller, gap), ("纳税人识别号：", seller_id, 0),
-                              ("地址、电话：", f"{address} {phone}", 0.5), ("开户行及账号：", f"{bank} {account}", 0)])  # fmt: skip
+                              ("地址、电话：", f"{address} {phone}", 0.5),
+                              ("开户行及账号：", f"{bank} {account}", 0)])  # fmt: skip
     sheet.vertical(info_end + 13, 520, 640, "备注", size)
+    if layout in ("company", "highres"):  # remarks on the seller's rows, right of the 备注 margin
+        sheet.text(info_end + 40, 526, [(f"订单号：{rng.randrange(10**13, 10**14)}", INK)], size)
+        sheet.text(info_end + 40, 548, [("开票人员：系统自动开具", INK)], size)
     foot = 672
     people = rng.sample(["王", "李", "张", "刘", "陈", "杨", "黄"], 3)
-    for x, (label, value) in zip((60, 340, 600, 840), (("收款人：", people[0] + "敏"), ("复核：", people[1] + "军"),
-                                                       ("开票人：", people[2] + "娟"), ("销售方：（章）", ""))):  # fmt: skip
+    footer = (("收款人：", people[0] + "敏"), ("复核：", people[1] + "军"), ("开票人：", people[2] + "娟"),
+              ("销售方：（章）", ""))  # fmt: skip
+    for x, (label, value) in zip((60, 340, 600, 840), footer, strict=True):
         sheet.text(x + dx, foot, [(label, LABEL), (value, INK)], size)
-    seal_at = {"standard": (545, 572), "company": (575, 590), "wrapped": (560, 600), "scanned": (690, 585)}[layout]
+    seal_at = {"standard": (545, 572), "company": (575, 590), "wrapped": (560, 600),
+               "scanned": (690, 585), "highres": (520, 585)}[layout]  # fmt: skip
     seal_lines = _seal(sheet.image, seal_at, seller, seller_id, serif)
 
     image = sheet.image
@@ -337,4 +351,29 @@ def render_fapiao(seed: int = 0, layout: str = "standard", wrong: str | None = N
         truth.update({f"item{n}_name": item.name, f"item{n}_quantity": item.quantity,
                       f"item{n}_unit_price": item.unit_price, f"item{n}_amount": f"{item.amount:.2f}",
                       f"item{n}_tax_rate": f"{item.rate}%", f"item{n}_tax": f"{item.tax:.2f}"})  # fmt: skip
-    return RenderedFapiao(RenderedDoc(image, sheet.lines + seal_lines), truth, qr_text, layout)
+    lines = sheet.lines + seal_lines
+    if layout == "highres":  # a 300-dpi scan, fed a little crooked
+        image, lines = _turned(
+            image.resize((2 * WIDTH, 2 * HEIGHT), Image.Resampling.LANCZOS), lines, 2.0, 0.4
+        )
+    return RenderedFapiao(RenderedDoc(image, lines), truth, qr_text, layout)
+
+
+def _turned(
+    image: Image.Image, lines: list[RenderedLine], scale: float, degrees: float
+) -> tuple[Image.Image, list[RenderedLine]]:
+    """The page scaled and turned ``degrees`` counter-clockwise about its centre, boxes with it."""
+    cx, cy = image.width / 2, image.height / 2
+    a = math.radians(degrees)
+
+    def turn(x: float, y: float) -> tuple[float, float]:
+        dx, dy = x * scale - cx, y * scale - cy
+        return cx + dx * math.cos(a) + dy * math.sin(a), cy - dx * math.sin(a) + dy * math.cos(a)
+
+    out = []
+    for line in lines:
+        x0, y0, x1, y1 = line.box
+        pts = [turn(x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        out.append(RenderedLine(line.text, (min(xs), min(ys), max(xs), max(ys))))
+    return image.rotate(degrees, resample=Image.Resampling.BICUBIC, fillcolor="white"), out

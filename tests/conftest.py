@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import sys
 import types
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,14 +57,21 @@ def two_servers(
 
 
 # Markers (registered in pyproject.toml); `pytest -m "not server and not gui"` is the pure half.
-# `server`: the test needs a real Triton or baseline server, or the real models. Found, not listed: a
-# fixture in SERVER_FIXTURES, or a server start (SERVER_STARTS) in the test's code, in a module-level
-# helper it calls or in a fixture it uses; SERVER_TESTS adds what that cannot see ("file.py::test"
-# or "file.py"). `gui`: everything under tests/gui. `slow`: SLOW_TESTS.
-SERVER_FIXTURES = frozenset({"triton", "two_servers", "model_repository"})
+# `server`: needs a real Triton or baseline server, or the real models (placed, or their wheels from
+# the registry). Found, not listed: a fixture in SERVER_FIXTURES, or a server start (SERVER_STARTS) in
+# the source of the test, of a fixture it uses, or of a module-level function or string (a child's
+# script) these name; SERVER_TESTS adds what that cannot see ("file.py::test" or "file.py").
+# `gui`: everything under tests/gui. `slow`: SLOW_TESTS, the longest tests (tens of seconds each).
+SERVER_FIXTURES = frozenset({"triton", "two_servers", "model_repository", "wheel_for", "placed"})
 SERVER_STARTS = ("EmbeddedServer(", "BaselineProcess(", '"serve"', "scanner_app.commands.serve")
 SERVER_TESTS = frozenset[str]()
-SLOW_TESTS = frozenset[str]()
+SLOW_TESTS = frozenset({
+    "test_batch.py::test_server_killed_mid_batch_then_back",  # 60 images, a server killed and restarted
+    "test_scan_batch.py::test_batch_survives_one_of_two_servers_dying",
+    "test_scale_out.py::test_load_spreads_over_both_and_survives_a_killed_server",
+    "test_model_fetch.py::test_detection_rewrite_matches_original",  # every model set, in and out
+    "test_embedded_server.py::test_server_started_off_the_main_thread_outlives_the_thread_and_dies_with_the_app",
+})  # fmt: skip
 
 
 def _code_names(code: types.CodeType) -> set[str]:
@@ -76,17 +84,25 @@ def _code_names(code: types.CodeType) -> set[str]:
 
 
 def _sources(item: pytest.Function) -> Iterator[str]:
-    """The test's source, its module-level helpers' and its fixtures' (where Python has them)."""
-    functions: list[object] = [item.function]
-    module = item.module
-    for name in sorted(_code_names(item.function.__code__)):
-        helper = getattr(module, name, None)
-        if inspect.isfunction(helper) and helper.__module__ == module.__name__:
-            functions.append(helper)
-    functions += [d.func for defs in item._fixtureinfo.name2fixturedefs.values() for d in defs]
-    for function in functions:
+    """The source of the test, of its fixtures, and of the module-level functions and strings (child
+    process scripts) these name in their own modules, transitively."""
+    todo: list[object] = [item.function]
+    todo += [d.func for defs in item._fixtureinfo.name2fixturedefs.values() for d in defs]
+    seen: set[int] = set()
+    while todo:
+        function = inspect.unwrap(todo.pop())  # type: ignore[arg-type]
+        if id(function) in seen or not inspect.isfunction(function):
+            continue
+        seen.add(id(function))
         with contextlib.suppress(OSError, TypeError):
-            yield inspect.getsource(inspect.unwrap(function))  # type: ignore[arg-type]
+            yield inspect.getsource(function)
+        module = sys.modules.get(function.__module__)
+        for name in sorted(_code_names(function.__code__)):
+            value = getattr(module, name, None)
+            if isinstance(value, str):
+                yield value
+            elif inspect.isfunction(value) and value.__module__ == function.__module__:
+                todo.append(value)
 
 
 def _starts_a_server(item: pytest.Item) -> bool:

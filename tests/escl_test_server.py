@@ -8,6 +8,7 @@ empty), DELETE of a job. Pages are real receipt images handed in by the test.
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -49,6 +50,11 @@ class Scanner:
     jam_after: int | None = None  # sheets fed before the feeder jams
     busy: bool = False
     drop_during_page: int | None = None  # close the connection half-way through this page (0-based)
+    page_delay_s: float = 0.0  # seconds the device takes per page: NextDocument answers 503 until then
+    job_started: dict[str, float] = field(default_factory=dict)
+    served: int = 0  # pages sent, over all jobs
+    not_ready: int = 0  # 503 answers to NextDocument
+    served_in: dict[str, int] = field(default_factory=dict)  # pages sent per job
     jobs: dict[str, list[bytes]] = field(default_factory=dict)
     settings_seen: list[bytes] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
@@ -84,10 +90,19 @@ def _handler(scanner: Scanner) -> type[BaseHTTPRequestHandler]:
         def _next(self, job: str) -> None:
             with scanner.lock:
                 pages = scanner.jobs.get(job)
+                ready_at = (
+                    scanner.job_started.get(job, 0.0)
+                    + (scanner.served_in.get(job, 0) + 1) * scanner.page_delay_s
+                )
+                if pages and time.monotonic() < ready_at:  # still "scanning" this page
+                    scanner.not_ready += 1
+                    self._send(503, **{"Retry-After": "1"})
+                    return
                 page = pages.pop(0) if pages else None
-                index = scanner.__dict__.setdefault("served", 0)
+                index = scanner.served
                 if page is not None:
-                    scanner.__dict__["served"] = index + 1
+                    scanner.served += 1
+                    scanner.served_in[job] = scanner.served_in.get(job, 0) + 1
             if page is None:
                 self._send(404)
                 return
@@ -123,6 +138,7 @@ def _handler(scanner: Scanner) -> type[BaseHTTPRequestHandler]:
                     pages.append(scanner.backs[i])
             job = str(uuid.uuid4())
             scanner.jobs[job] = pages
+            scanner.job_started[job] = time.monotonic()
             self._send(201, Location=f"/eSCL/ScanJobs/{job}")
 
         def do_DELETE(self) -> None:

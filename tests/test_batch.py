@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,21 +35,34 @@ from scanner_app.server.model_fetch import default_repository
 
 
 class Counting:
-    """recognize() through an OcrClient whose server can be switched; counts successes per name."""
+    """recognize() through an OcrClient whose server can be switched; counts calls begun and successes
+    per name. Each call waits at ``gate`` (open unless a test closes it)."""
 
     def __init__(self, url: str) -> None:
         self.client = OcrClient(url, timeout_s=120)
         self.ok: collections.Counter[str] = collections.Counter()
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
+        self.begun = 0
+        self.gate = threading.Event()
+        self.gate.set()
 
     def switch(self, url: str) -> None:
         self.client = OcrClient(url, timeout_s=120)
 
     def __call__(self, data: bytes, name: str) -> PageResult:
+        with self.lock:
+            self.begun += 1
+            self.lock.notify_all()
+        assert self.gate.wait(120), "the test never opened the gate"
         result = self.client.recognize(data, name)
         with self.lock:
             self.ok[name] += 1
         return result
+
+    def wait_begun(self, count: int, timeout: float) -> bool:
+        """Whether ``count`` calls have begun within ``timeout`` s (woken by each call, not polled)."""
+        with self.lock:
+            return self.lock.wait_for(lambda: self.begun >= count, timeout)
 
     @property
     def total(self) -> int:
@@ -135,15 +147,18 @@ def test_pause_resume_cancel_then_resume_run(triton: EmbeddedServer, tmp_path: P
     recognize = Counting(triton.grpc_url)
     events = Recorder()
     runner = BatchRunner(store, recognize, jobs=1, on_event=events)
+    recognize.gate.clear()  # the first request is held until the run is paused
     with running(runner) as thread:
-        events.wait(PageDone)
+        assert recognize.wait_begun(1, timeout=60)
         runner.pause()
-        time.sleep(0.5)  # the page in flight (if any) comes back
-        sent = recognize.total
-        time.sleep(1.5)
-        assert recognize.total == sent and runner.paused
+        recognize.gate.set()
+        events.wait(PageDone)  # the page in flight comes back and is saved
+        # Nothing more is sent while paused (a bounded wait for a call that must not begin, woken
+        # at once if one does): the runner re-checks the pause before each request.
+        assert not recognize.wait_begun(2, timeout=2.0)
+        assert recognize.total == 1 and runner.paused and len(events.of(PageDone)) == 1
         runner.resume()
-        events.wait(PageDone, sent + 1)
+        events.wait(PageDone, 2)
         runner.cancel()
         thread.join(60)
         assert not thread.is_alive()
@@ -163,8 +178,16 @@ def test_pause_resume_cancel_then_resume_run(triton: EmbeddedServer, tmp_path: P
 CHILD = """
 import sys
 from scanner_app.core.batch import run_batch
+from scanner_app.core.batch_events import PageDone
 from scanner_app.core.client import OcrClient
-run_batch([sys.argv[1]], sys.argv[2], OcrClient(sys.argv[3]).recognize, jobs=2)
+
+
+def report(event):
+    if isinstance(event, PageDone):  # emitted once the page is saved
+        print("saved", event.path.name, flush=True)
+
+
+run_batch([sys.argv[1]], sys.argv[2], OcrClient(sys.argv[3]).recognize, jobs=2, on_event=report)
 """
 
 
@@ -173,18 +196,14 @@ def test_killed_run_resumes_without_loss_or_duplicates(triton: EmbeddedServer, t
     out = tmp_path / "out"
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(tmp_path / "in"), str(out), triton.grpc_url],
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        text=True,
     )
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and child.poll() is None:
-            if (out / STORE_NAME).exists():
-                with BatchStore(out / STORE_NAME) as peek:
-                    if peek.summary().pages >= 5:
-                        break
-            time.sleep(0.2)
-        assert child.poll() is None, child.stderr.read().decode() if child.stderr else ""
+        assert child.stdout is not None
+        saved = [line for _, line in zip(range(5), child.stdout, strict=False)]  # blocks on the child
+        assert len(saved) == 5 and child.poll() is None, child.stderr.read() if child.stderr else ""
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait()

@@ -26,7 +26,8 @@ def test_scan_prints_lines_and_writes_json(triton: EmbeddedServer, tmp_path: Pat
     assert result.returncode == 0, result.stderr
     assert "PAYMENT RECEIVED 2024" in result.stdout
     page = json.loads((tmp_path / "out" / "note.json").read_text(encoding="utf-8"))
-    assert set(page) == {"image", "width", "height", "lines", "elapsed_ms"}
+    keys = {"image", "width", "height", "lines", "elapsed_ms", "orientation", "source", "receipts"}
+    assert set(page) == keys and page["source"] == "ocr"
     jsonschema.validate(page, PAGE_SCHEMA)
     assert [line["text"] for line in page["lines"]] == ["PAYMENT RECEIVED 2024", "Order 77815 shipped"]
     for line in page["lines"]:

@@ -15,7 +15,13 @@ import pytest
 import tritonclient.grpc as grpcclient
 from tls_certs import TlsFiles, make_tls_files, server_tls_args
 
-from scanner_app.contract import PIPELINE_MODEL
+from scanner_app.contract import (
+    ALL_MODELS,
+    DETECTION_MODEL,
+    PIPELINE_MODEL,
+    POSTPROCESS_MODEL,
+    PREPROCESS_MODEL,
+)
 from scanner_app.core.client import ClientOptions, OcrClient, TensorSpec, contract_problems
 from scanner_app.core.endpoints import EndpointPool
 from scanner_app.core.errors import (
@@ -29,6 +35,7 @@ from scanner_app.core.errors import (
 from scanner_app.load.targets import DetectionTarget
 from scanner_app.samples import encode, render_text_lines
 from scanner_app.server.embedded import EmbeddedServer
+from scanner_app.server.listen import GRPC_ADMIN_HEADER
 from scanner_app.server.model_fetch import default_repository
 
 FAKE_CONFIG = """\
@@ -102,14 +109,11 @@ def test_backoff_doubles_with_jitter_up_to_the_cap() -> None:
 
 def test_unavailable_is_retried_with_backoff() -> None:
     with OcrClient(f"127.0.0.1:{closed_port()}", FAST) as client:
-        started = time.monotonic()
         with pytest.raises(ServerUnavailable, match="after 4 attempts") as info:
             client.recognize(b"x", "x")
-        elapsed = time.monotonic() - started
-        assert client.attempts == 4
+        assert client.attempts == 4  # the waits between them: test_backoff_doubles_with_jitter_up_to_the_cap
         assert not client.is_live() and not client.is_ready()
     assert not isinstance(info.value, TlsError)
-    assert 0.7 - 0.05 <= elapsed <= 1.4 + 0.5, elapsed  # 0.2 + 0.4 + 0.8, each 50-100 %
 
 
 def test_invalid_argument_is_not_retried(triton: EmbeddedServer, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,8 +141,9 @@ def test_connect_describes_the_real_pipeline(triton: EmbeddedServer) -> None:
     assert info.url == triton.grpc_url and info.server_version and not info.tls
     assert [t.name for t in info.inputs] == ["IMAGE"]
     assert info.pipeline.backend == "ensemble" and info.pipeline.max_batch_size == 1
-    names = [m.name for m in info.models]
-    assert names == ["ocr_preprocess", "text_detection", "ocr_postprocess", "text_recognition"]
+    names = [m.name for m in info.models]  # the ensemble's steps in order, then the models they call
+    assert sorted(names) == sorted(m for m in ALL_MODELS if m != PIPELINE_MODEL)
+    assert names.index(PREPROCESS_MODEL) < names.index(DETECTION_MODEL) < names.index(POSTPROCESS_MODEL)
     for model in info.models:
         assert model.instance_groups and all(g.count >= 1 for g in model.instance_groups), model
     print(info)
@@ -164,12 +169,12 @@ def test_missing_or_different_pipeline_is_a_contract_error(tmp_path: Path) -> No
     server = start(repository, tmp_path / "log", extra_args=["--model-control-mode=explicit"])
     try:
         with OcrClient(server.grpc_url, FAST) as client:
-            with pytest.raises(
-                ServerContractError, match=r"does not serve ocr_pipeline \(it serves: no models\)"
-            ):
+            # The model list is a restricted API of our server (scanner_app.server.listen): not named.
+            with pytest.raises(ServerContractError, match=r"does not serve ocr_pipeline\. Start it"):
                 client.connect()
             with grpcclient.InferenceServerClient(server.grpc_url) as admin:
-                admin.load_model(PIPELINE_MODEL, client_timeout=60)
+                key = {GRPC_ADMIN_HEADER: server.admin_key}
+                admin.load_model(PIPELINE_MODEL, headers=key, client_timeout=60)
             with pytest.raises(ServerContractError) as info:
                 client.connect()
     finally:
@@ -352,11 +357,8 @@ def test_pool_loses_no_request_when_a_server_dies_and_takes_it_back(
         )
         with restarted:
             assert restarted.grpc_url == url, "the old port was taken meanwhile"
-            deadline = time.monotonic() + 10
-            while not pool.stats()[url].healthy and time.monotonic() < deadline:
-                time.sleep(0.2)
+            # The pool's own health checks (every second) take it back; waits on a condition, not a poll.
+            assert pool.wait_for_health(url, timeout_s=60), pool.stats()[url]
             back = pool.stats()[url]
-            assert back.healthy, back
-            print(f"back in the pool {10 - (deadline - time.monotonic()):.1f} s after the restart")
             run_requests(pool, 8, 4)
             assert pool.stats()[url].ok > back.ok

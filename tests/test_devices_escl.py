@@ -48,7 +48,9 @@ def _device(server: EsclTestServer) -> EsclDevice:
 
 
 def test_capabilities_and_a_flatbed_page() -> None:
-    with EsclTestServer(_scanner()) as server:
+    with EsclTestServer(
+        _scanner(page_delay_s=0.2)
+    ) as server:  # NextDocument says 503 until the page is ready
         device = _device(server)
         assert device.info.model == "Loopback eSCL Receipt Scanner"
         caps = device.capabilities()
@@ -59,6 +61,7 @@ def test_capabilities_and_a_flatbed_page() -> None:
         pages = list(device.scan(ScanSettings("flatbed", dpi=200, mode="gray"), threading.Event()))
         assert len(pages) == 1
         assert pages[0].image.size == Image.open(RECEIPTS[0]).size
+        assert server.scanner.not_ready > 0  # the client waited for the page instead of failing
         sent = server.scanner.settings_seen[-1]
         assert b"<pwg:InputSource>Platen</pwg:InputSource>" in sent
         assert b"<scan:ColorMode>Grayscale8</scan:ColorMode>" in sent

@@ -7,12 +7,20 @@ and test_devices_escl.py.
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import pytest
 from sane_test_backend import DEVICE, use_sane_test_backend
 
-from scanner_app.core.devices import DeviceError, ScanCancelled, ScanSettings, list_devices, open_device
+from scanner_app.core.devices import (
+    NO_PLATFORM_SUPPORT,
+    DeviceError,
+    ScanCancelled,
+    ScanSettings,
+    list_devices,
+    open_device,
+)
 from scanner_app.core.devices.blank import is_blank
 from scanner_app.core.devices.sane_device import SaneDevice
 
@@ -155,3 +163,13 @@ def test_blank_sides_are_told_from_pages_with_content(device: SaneDevice) -> Non
     (grid,) = _scan(device, ScanSettings("flatbed", dpi=75, mode="gray", options={"test_picture": "Grid"}))
     assert is_blank(white.image)
     assert not is_blank(grid.image)
+
+
+def test_other_platforms_get_the_clear_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Windows WIA/TWAIN and macOS ImageCaptureCore cannot run here: only their message is tested,
+    # by making this Linux process report another platform.
+    monkeypatch.setattr(sys, "platform", "win32")
+    found = list_devices(network=False)
+    assert found.devices == () and found.problems == (NO_PLATFORM_SUPPORT,)
+    with pytest.raises(DeviceError, match="no scanner support on this platform yet; use a network scanner"):
+        open_device("sane:test:0")

@@ -1,8 +1,13 @@
-"""Layering: pure logic never imports Qt; only the Qt layer and its launcher import the Qt layer."""
+"""Layering: pure logic never imports Qt; only the Qt layer and its launcher import the Qt layer; the
+import-linter contracts hold, and break when they should."""
 
 from __future__ import annotations
 
 import ast
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import scanner_app
@@ -45,3 +50,44 @@ def test_only_the_qt_layer_imports_the_qt_layer() -> None:
         if any(name == QT_LAYER or name.startswith(QT_LAYER + ".") for name in _imports(path)):
             offenders.append(relative)
     assert offenders == []
+
+
+# The same rules, and no import cycles, as import-linter contracts ([tool.importlinter] in pyproject.toml).
+ROOT = PACKAGE.parent
+LINT_IMPORTS = [str(Path(sys.executable).with_name("lint-imports")), "--no-cache", "--no-logo"]
+# A package named like ours that breaks each contract once: core imports Qt and the Qt layer, the OCR
+# math imports core, and core.a and core.b import each other.
+BROKEN = {
+    "__init__.py": "",
+    "contract.py": "",
+    "gui/__init__.py": "",
+    "ocr/__init__.py": "",
+    "ocr/math.py": "from scanner_app import contract\nimport scanner_app.core.a\n",  # the first is allowed
+    "core/__init__.py": "",
+    "core/a.py": "import PySide6\nimport scanner_app.core.b\n",
+    "core/b.py": "from scanner_app.core import a\nfrom scanner_app import gui\n",
+    **{f"{layer}/__init__.py": "" for layer in ("steps", "server", "load", "baseline")},
+}
+
+
+def _lint_imports(cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(LINT_IMPORTS, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_import_contracts_are_kept() -> None:
+    done = _lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3 kept, 0 broken" in done.stdout
+
+
+def test_import_contracts_catch_each_kind_of_break(tmp_path: Path) -> None:
+    for name, text in BROKEN.items():
+        (tmp_path / "scanner_app" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "scanner_app" / name).write_text(text, encoding="utf-8")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    done = _lint_imports(tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "0 kept, 3 broken" in done.stdout, done.stdout
+    for chain in ("scanner_app.core.a -> PySide6", "scanner_app.core.b -> scanner_app.gui",
+                  "scanner_app.ocr.math -> scanner_app.core.a", "No cycles are allowed in scanner_app.core"):
+        assert chain in done.stdout, chain

@@ -42,6 +42,8 @@ def test_config_names_match_the_contract(path: Path) -> None:
             contract.SCORES_OUTPUT,
             contract.IMAGE_SIZE_OUTPUT,
             contract.ORIENTATION_OUTPUT,
+            contract.DOCUMENTS_OUTPUT,
+            contract.LINE_DOCUMENTS_OUTPUT,
         },
         contract.PREPROCESS_MODEL: {
             contract.IMAGE_INPUT,
@@ -59,6 +61,8 @@ def test_config_names_match_the_contract(path: Path) -> None:
             contract.SCORES_OUTPUT,
             contract.IMAGE_SIZE_OUTPUT,
             contract.ORIENTATION_OUTPUT,
+            contract.DOCUMENTS_OUTPUT,
+            contract.LINE_DOCUMENTS_OUTPUT,
         },
         contract.RECOGNITION_MODEL: {contract.REC_INPUT, contract.REC_INDICES, contract.REC_PROBS},
         contract.ORIENTATION_MODEL: {contract.CLS_INPUT, contract.CLS_PROBS},

@@ -72,7 +72,7 @@ def test_a_turned_page_reads_as_the_upright_page(
     assert [line.text for line in page.lines] == upright_texts  # same lines, same reading order
     for line in page.lines:  # boxes in the pixels of the image as sent
         xs, ys = [x for x, _ in line.box], [y for _, y in line.box]
-        assert 0 <= min(xs) and max(xs) <= turned.width and 0 <= min(ys) and max(ys) <= turned.height
+        assert min(xs) >= 0 and max(xs) <= turned.width and min(ys) >= 0 and max(ys) <= turned.height
 
 
 def test_a_single_upside_down_line_is_read_the_right_way(client: OcrClient) -> None:

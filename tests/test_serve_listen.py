@@ -173,11 +173,11 @@ def test_tls_server_serves_clients_with_the_ca_only(tls_server: EmbeddedServer, 
     other = ClientOptions(root_certificates=tls_files.other_ca_cert, **ONCE)
     with OcrClient(url, other) as wrong_ca, pytest.raises(TlsError, match="not signed by the CA"):
         wrong_ca.connect()
-    # Model control is off: not even a client holding the CA can unload or load a model.
+    # The repository API is restricted: not even a client holding the CA can unload or load a model.
     admin = grpcclient.InferenceServerClient(url, ssl=True, root_certificates=str(tls_files.ca_cert))
     with admin:
         for call in (admin.unload_model, admin.load_model):
-            with pytest.raises(InferenceServerException, match="explicit model load / unload is not allowed"):
+            with pytest.raises(InferenceServerException, match="This protocol is restricted"):
                 call(PIPELINE_MODEL, client_timeout=30)
         assert admin.is_model_ready(PIPELINE_MODEL, client_timeout=30)
 

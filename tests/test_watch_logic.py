@@ -6,6 +6,8 @@ No server and no threads: times are passed in, files are real files in tmp_path.
 from __future__ import annotations
 
 import io
+import os
+import threading
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -14,7 +16,7 @@ from PIL import Image
 from scanner_app.core.export_layout import Namer, OutputLayout, check_template
 from scanner_app.core.results import PageResult
 from scanner_app.core.watch_complete import looks_complete
-from scanner_app.core.watch_observer import NETWORK_FS, filesystem_type
+from scanner_app.core.watch_observer import NETWORK_FS, filesystem_type, start_observer
 from scanner_app.core.watch_settle import Settler
 
 
@@ -147,3 +149,47 @@ def test_network_shares_are_recognised_from_the_mount_table(tmp_path: Path) -> N
     assert filesystem_type(Path("/mnt/scans/nfs/a"), mounts) == "nfs4"
     assert filesystem_type(Path("/home/me"), mounts) == "ext4"
     assert {"cifs", "nfs4"} <= NETWORK_FS and "ext4" not in NETWORK_FS
+
+
+class _Collector:
+    """Stands in for FolderWatcher behind the event handler: records what it is told (no OCR)."""
+
+    def __init__(self) -> None:
+        self.touched: set[Path] = set()
+        self.cond = threading.Condition()
+
+    def touch(self, path: Path, closed: bool = False) -> None:
+        with self.cond:
+            self.touched.add(path)
+            self.cond.notify_all()
+
+    def forget(self, path: Path) -> None:
+        pass
+
+    def rescan(self, folder: Path | None = None) -> None:
+        for path, _, names in os.walk(folder or "."):
+            for name in names:
+                self.touch(Path(path) / name)
+
+
+@pytest.mark.parametrize("polling", [False, True])
+def test_a_burst_of_1000_files_is_noticed_by_events_and_by_polling(tmp_path: Path, polling: bool) -> None:
+    from scanner_app.core.watch import _Handler
+
+    collector = _Collector()
+    notices: list[str] = []
+    observer, how = start_observer(tmp_path, _Handler(collector), polling, 0.2, notices.append)  # type: ignore[arg-type]
+    try:
+        assert ("polling" in how) == polling
+        data = _encoded("PNG")
+        expected = set()
+        for i in range(1000):
+            path = tmp_path / f"batch{i // 250}" / f"scan{i:04d}.png"
+            path.parent.mkdir(exist_ok=True)
+            path.write_bytes(data)
+            expected.add(path)
+        with collector.cond:
+            assert collector.cond.wait_for(lambda: expected <= collector.touched, 60), len(collector.touched)
+    finally:
+        observer.stop()
+        observer.join()

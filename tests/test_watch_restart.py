@@ -43,15 +43,15 @@ pytestmark = pytest.mark.skipif(
 
 
 def _receipts(n: int) -> list[bytes]:
-    """``n`` distinct small JPEGs cut from the real receipts (top 45 %, 300-440 px wide)."""
+    """``n`` distinct small JPEGs cut from the real receipts (the top third, 280-420 px wide)."""
     sources = sorted(p for s in SETS for p in s.glob("*.jpg"))
     out: list[bytes] = []
     for variant in range(-(-n // len(sources))):
         for path in sources:
             with Image.open(path) as image:
                 image = image.convert("RGB")
-                image = image.crop((0, 0, image.width, int(image.height * 0.45)))
-                width = 300 + 35 * variant
+                image = image.crop((0, 0, image.width, image.height // 3))
+                width = 280 + 35 * variant
                 image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
             buf = io.BytesIO()
             image.save(buf, "JPEG", quality=88)
@@ -112,7 +112,7 @@ class Writer(threading.Thread):
         self.slow: list[threading.Thread] = []
         self.error: BaseException | None = None
 
-    def _target(self, i: int) -> Path:
+    def _path_for(self, i: int) -> Path:
         folder = ("", "2026/March", "2026/April", "2026/April/desk 2")[i % 4]
         return self.inbox / folder / f"receipt_{i:03d}.jpg"
 
@@ -137,7 +137,7 @@ class Writer(threading.Thread):
         cut_at = self.rng.randrange(N_FILES)
         for i, data in enumerate(self.payloads):
             time.sleep(self.rng.expovariate(1 / 0.08))  # random arrival moments
-            target = self._target(i)
+            target = self._path_for(i)
             target.parent.mkdir(parents=True, exist_ok=True)
             if i in slow:
                 thread = threading.Thread(target=self._slow, args=(target, data, i == min(slow)), daemon=True)
@@ -168,6 +168,7 @@ class Writer(threading.Thread):
             assert self.progress.wait_for(lambda: self.count >= n or not self.is_alive(), timeout)
 
 
+@pytest.mark.timeout(2400)  # 200 OCR reads on 2 shared cores
 def test_200_receipts_land_while_the_watcher_is_killed_and_restarted(
     triton: EmbeddedServer, tmp_path: Path
 ) -> None:
@@ -190,27 +191,37 @@ def test_200_receipts_land_while_the_watcher_is_killed_and_restarted(
 
         return seen
 
-    first = WatchProcess(inbox, out, triton.grpc_url, seen_by("A"))
-    writer = Writer(inbox, staging, payloads, random.Random(12))
-    writer.start()
-    with cond:
-        assert cond.wait_for(lambda: len(reads["A"]) >= 40, 600), first.lines[-10:]
-    first.kill()  # mid-burst: pages in flight, files settling, files arriving
-    with BatchStore(out / STORE_NAME) as store:
-        done_by_first = {f.path for f in store.files() if f.state == "done"}
-        failed_by_first = {f.path for f in store.files() if f.state == "failed"}
-    writer.wait_count(120)  # these arrive while no watcher runs
-    second = WatchProcess(inbox, out, triton.grpc_url, seen_by("B"))
-    writer.join(timeout=600)
-    assert writer.error is None and not writer.is_alive()
-    good = set(writer.written)
-    assert writer.cut is not None and len(good) == N_FILES
-    with cond:
-        finished = cond.wait_for(lambda: set(reads["B"]) | done_by_first >= good
-                                 and (failures or writer.cut in failed_by_first), 900)  # fmt: skip
-    code = second.terminate()
-    assert finished, second.lines[-10:]
-    assert code == 0, second.lines[-10:]
+    watchers: list[WatchProcess] = []
+    try:
+        first = WatchProcess(inbox, out, triton.grpc_url, seen_by("A"))
+        watchers.append(first)
+        writer = Writer(inbox, staging, payloads, random.Random(12))
+        writer.start()
+        with cond:  # more than one failure: something is wrong with every file, stop waiting
+            assert cond.wait_for(lambda: len(reads["A"]) >= 40 or len(failures) > 1, 900), first.lines[-10:]
+        assert len(failures) <= 1, failures[:3]
+        first.kill()  # mid-burst: pages in flight, files settling, files arriving
+        with BatchStore(out / STORE_NAME) as store:
+            done_by_first = {f.path for f in store.files() if f.state == "done"}
+            failed_by_first = {f.path for f in store.files() if f.state == "failed"}
+        writer.wait_count(120)  # these arrive while no watcher runs
+        second = WatchProcess(inbox, out, triton.grpc_url, seen_by("B"))
+        watchers.append(second)
+        writer.join(timeout=600)
+        assert writer.error is None and not writer.is_alive(), writer.error
+        good = set(writer.written)
+        assert writer.cut is not None and len(good) == N_FILES
+        with cond:
+            finished = cond.wait_for(lambda: (set(reads["B"]) | done_by_first >= good
+                                     and (failures or writer.cut in failed_by_first)) or len(failures) > 1,
+                                     1500)  # fmt: skip
+        code = second.terminate()
+        assert finished and len(failures) <= 1, (failures[:3], second.lines[-10:])
+        assert code == 0, second.lines[-10:]
+    finally:
+        for watcher in watchers:
+            if watcher.proc.poll() is None:
+                watcher.kill()
 
     # Exactly once: the restart reads only what the killed run had not stored, and nothing twice.
     assert not set(reads["B"]) & done_by_first

@@ -74,11 +74,11 @@ def measure_layout(
     """Images/s of one layout: the sum over workers of completed / time to the last completion."""
     if layout.processes:
         context = multiprocessing.get_context("spawn")  # fresh interpreters: no ORT state forked
-        barrier, queue = context.Barrier(layout.workers), context.Queue()
+        between, queue = context.Barrier(layout.workers), context.Queue()
         procs = [
             context.Process(
                 target=_process_loop,
-                args=(queue, repository, list(images), layout.threads, k, seconds, barrier),
+                args=(queue, repository, list(images), layout.threads, k, seconds, between),
             )
             for k in range(layout.workers)
         ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -13,6 +14,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scanner_app.commands.gui_preflight import problem
+
+    message = problem()
+    if message:
+        print(f"error: {message}", file=sys.stderr)
+        return 1
     from scanner_app.gui.app import run as run_app
 
     return run_app(args)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import sqlite3
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -45,11 +46,22 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--fresh", action="store_true", help="discard the batch already in --out and start over"
     )
+    parser.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="continue the batch in --out and send every failed file again (--resume already "
+        "retries the files that failed because of the server)",
+    )
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per request (default 120)")
     parser.add_argument("--tls-ca", type=Path, metavar="PEM", help="root certificate to verify the server")
     parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="client certificate (mutual TLS)")
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="client private key (mutual TLS)")
     parser.add_argument("--quiet", action="store_true", help="no recognised text on stdout")
+    parser.add_argument(
+        "--force-ocr",
+        action="store_true",
+        help="OCR every PDF page, even one with its own text layer (by default a real text layer is read)",
+    )
     parser.add_argument(
         "--fields",
         action="store_true",
@@ -156,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         out = args.out or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="scanner-app-")))
         store_path = out / STORE_NAME
-        if args.out and store_path.exists() and not (args.resume or args.fresh):
+        retry = getattr(args, "retry_failed", False)
+        if args.out and store_path.exists() and not (args.resume or args.fresh or retry):
             print(
                 f"error: {out} already holds a batch; pass --resume to continue it or --fresh to start over",
                 file=sys.stderr,
@@ -164,6 +177,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
         progress = ProgressPrinter()
         try:
+            if retry and store_path.exists():
+                with BatchStore(store_path) as store:
+                    print(f"Retrying {store.requeue_failed()} failed file(s).", file=sys.stderr)
             client = stack.enter_context(recognizer(args.server, _options(args)))
             summary = run_batch(
                 args.paths,
@@ -172,16 +188,51 @@ def run(args: argparse.Namespace) -> int:
                 jobs=max(1, args.jobs),
                 on_event=_page_printer(args, progress),
                 resume=not args.fresh,
+                force_ocr=getattr(args, "force_ocr", False),
             )
         except ScannerError as exc:
             progress.close()
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        except (sqlite3.Error, OSError) as exc:  # the store cannot be opened or written
+            progress.close()
+            return output_error(f"cannot write the batch store {store_path}", exc)
         progress.close()
+        if summary.stopped and summary.stopped.startswith("cannot save results"):
+            print_summary(summary)
+            return output_error(f"cannot write the batch store {store_path}", summary.stopped)
         if args.out and formats:
-            with BatchStore(store_path) as store:
-                written = export_store(store, out, formats, fields=getattr(args, "fields", False),
-                                       layout=layout_of(args))  # fmt: skip
+            try:
+                with BatchStore(store_path) as store:
+                    written = export_store(store, out, formats, fields=getattr(args, "fields", False),
+                                           layout=layout_of(args))  # fmt: skip
+                owner_only(written)
+            except (sqlite3.Error, OSError) as exc:
+                print_summary(summary)
+                return output_error(f"cannot write the exports in {out}", exc, stored=store_path)
             print(f"Results in {store_path}; exports: {', '.join(p.name for p in written)}", file=sys.stderr)
         print_summary(summary)
     return 1 if summary.failed or summary.pending or summary.stopped else 0
+
+
+EXIT_OUTPUT_ERROR = 3  # the output folder cannot be written (disk full, read-only, no permission)
+
+
+def output_error(what: str, cause: BaseException | str, stored: Path | None = None) -> int:
+    """Say what could not be written, where and why (no traceback); EXIT_OUTPUT_ERROR."""
+    reason = cause if isinstance(cause, str) else (getattr(cause, "strerror", None) or str(cause))
+    print(f"error: {what}: {reason}.", file=sys.stderr)
+    print(
+        "Every result stored before this is kept"
+        + (f" in {stored}" if stored else "")
+        + ": free some space (or make the folder writable) and run again with --resume.",
+        file=sys.stderr,
+    )
+    return EXIT_OUTPUT_ERROR
+
+
+def owner_only(paths: Iterable[Path]) -> None:
+    """Exports hold receipt text: readable by their owner only."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            path.chmod(0o700 if path.is_dir() else 0o600)

@@ -14,6 +14,7 @@ from pathlib import Path
 from scanner_app.server.embedded import EmbeddedServer, ServerStartError
 from scanner_app.server.hardware import DEVICE_REQUESTS
 from scanner_app.server.listen import ListenPlan, ListenRefused, ServerTls, plan_listen
+from scanner_app.server.supervise import KIND_RESTART_FAILED, HealthEvent, Supervisor
 
 try:
     from scanner_app.server.model_fetch import default_repository
@@ -161,22 +162,28 @@ def run(args: argparse.Namespace) -> int:
     handlers = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     old_wakeup = signal.set_wakeup_fd(wake_w)
 
-    def watch() -> None:
-        with contextlib.suppress(Exception):
-            server.wait()
-            os.write(wake_w, b"x")
+    gave_up = threading.Event()
 
-    watcher = threading.Thread(target=watch, name="tritonserver-watch", daemon=True)
+    def on_health(event: HealthEvent) -> None:  # the supervisor's thread
+        _say(f"health: {event.message}")
+        if event.kind == KIND_RESTART_FAILED:
+            gave_up.set()
+            with contextlib.suppress(OSError):
+                os.write(wake_w, b"x")
+
+    # A server whose process or a model's stub died, or that fails the end-to-end probe, is restarted.
+    supervisor = Supervisor(server, on_event=on_health)
     try:
         server.start()
         _say(f"Starting tritonserver (pid {server.pid}); log: {server.log_path}")
         server.wait_ready(cancel=stop)
         print(_summary(server), flush=True)
-        watcher.start()
-        while not stop.is_set() and server.is_running():
+        supervisor.start()
+        while not stop.is_set() and not gave_up.is_set():
             os.read(wake_r, 64)
         if not stop.is_set():
-            _say(f"tritonserver exited unexpectedly. Last lines of {server.log_path}:\n{server.log_tail()}")
+            tail = server.log_tail()
+            _say(f"tritonserver could not be brought back. Last lines of {server.log_path}:\n{tail}")
             return 1
         _say("Stopping tritonserver...")
         return 0
@@ -186,9 +193,8 @@ def run(args: argparse.Namespace) -> int:
         _say(f"error: {err}")
         return 1
     finally:
+        supervisor.stop()
         server.stop()
-        if watcher.is_alive():
-            watcher.join(5)
         signal.set_wakeup_fd(old_wakeup)
         for sig, handler in handlers.items():
             signal.signal(sig, handler)

@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import TextIO
 
 from scanner_app.commands.layout_args import add_layout_arguments, layout_of
 from scanner_app.commands.scan import recognizer
@@ -51,14 +52,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="client private key (mutual TLS)")
 
 
-def _say(text: str, stream: object = None) -> None:
+def _say(text: str, stream: TextIO | None = None) -> None:
     print(text, file=stream or sys.stdout, flush=True)
 
 
 def on_event(event: object) -> None:
     """One line per thing a clerk cares about: read (and where), failed (and why), skipped."""
     if isinstance(event, FileExported):
-        kind = "exported" if event.late else "read    "  # late: read before a kill, exported now
+        kind = "exported" if event.late else "read    "  # late: read before (a killed run, a copy)
         _say(f"{kind} {event.path} -> {', '.join(str(p) for p in event.outputs)}")
     elif isinstance(event, FileFailed):
         _say(f"failed  {event.path}: {event.cause}")

@@ -36,6 +36,7 @@ from scanner_app.core.batch_events import (
 )
 from scanner_app.core.errors import (
     ClientConfigError,
+    InferenceFailed,
     ServerContractError,
     ServerTimeout,
     ServerUnavailable,
@@ -48,6 +49,8 @@ log = logging.getLogger(__name__)
 
 Recognize = Callable[[bytes, str], PageResult]
 # Every file would meet these the same way: the run stops and files stay queued.
+# Failures of the server, not of the file: such a file is sent again by the next run (resume).
+_SERVER_FAULTS = (ServerUnavailable, InferenceFailed)
 _FATAL = (ServerContractError, TlsError, ClientConfigError, sqlite3.Error)
 PROGRESS_EVERY = 50  # files added between two add_to_store progress calls
 POISON_TIMEOUTS = 3  # a page timing out this often while other pages succeed fails its file
@@ -68,6 +71,7 @@ class _FileTask:
     produced_all: bool = False
     incomplete: bool = False  # a page was dropped because the run stopped
     cause: str | None = None
+    retryable: bool = False  # the cause is the server's, not the file's
     finished: bool = False
 
 
@@ -85,9 +89,14 @@ class BatchRunner:
         first_backoff_s: float = 1.0,
         max_backoff_s: float = 30.0,
         skipped: Sequence[tuple[Path, str]] = (),
+        force_ocr: bool = False,
     ) -> None:
-        """``patience_s``: how long the server may stay unavailable before the run stops."""
+        """``patience_s``: how long the server may stay unavailable before the run stops.
+
+        ``force_ocr``: OCR every PDF page, even one whose own text layer is real text (by default read).
+        """
         self.store, self.recognize, self.jobs, self.on_event = store, recognize, max(1, jobs), on_event
+        self.force_ocr = force_ocr
         self.patience_s, self.first_backoff_s, self.max_backoff_s = patience_s, first_backoff_s, max_backoff_s
         self.skipped = tuple(skipped)
         self._go = threading.Event()  # cleared while paused
@@ -137,6 +146,7 @@ class BatchRunner:
             raise RuntimeError("a BatchRunner runs once; make a new one to run again")
         self._started = time.monotonic()
         self.store.reset_running()  # left by a run that was killed
+        self.store.requeue_failed(only_retryable=True)  # the server failed them, not the file
         totals = self.store.summary()
         self._counts.update(done=totals.done, failed=totals.failed, total=totals.files,
                             pages=totals.pages, lines=totals.lines)  # fmt: skip
@@ -170,7 +180,7 @@ class BatchRunner:
         else:
             self.store.mark_running(record)
             self._emit(FileStarted(record.id, record.path))
-            pages = images.iter_pages(record.path)
+            pages = images.iter_pages(record.path, text_layer=not self.force_ocr)
             try:
                 for page in pages:
                     if page.count != task.count:
@@ -210,11 +220,14 @@ class BatchRunner:
                 return
             if not self._wait_go():
                 raise _Stopped
-            wire = images.encode_for_wire(page)
-            result = _in_page_pixels(self._recognize(wire.data, page.name), wire.scale, page)
+            result = text_layer_result(page)
+            if result is None:
+                wire = images.encode_for_wire(page)
+                result = _in_page_pixels(self._recognize(wire.data, page.name), wire.scale, page)
             self.store.save_page(task.record, page.index, result)
+            sent = int(result.source == "ocr")
             with self._lock:
-                for key, n in (("pages", 1), ("lines", len(result.lines)), ("sent", 1)):
+                for key, n in (("pages", 1), ("lines", len(result.lines)), ("sent", sent)):
                     self._counts[key] += n
                 progress = self._progress()
             self._emit(PageDone(task.record.id, task.record.path, page.index, page.count, result))
@@ -228,7 +241,7 @@ class BatchRunner:
                 task.incomplete = True
         except Exception as exc:  # InvalidImage, InferenceFailed, a bad page: this file fails
             where = f"page {page.index + 1} of {page.count}: " if page.count > 1 else ""
-            self._fail(task, where + _cause(page.source, exc))
+            self._fail(task, where + _cause(page.source, exc), retryable=isinstance(exc, _SERVER_FAULTS))
         finally:
             with self._lock:
                 task.outstanding -= 1
@@ -269,9 +282,10 @@ class BatchRunner:
                 self._outage_since = None
             return result
 
-    def _fail(self, task: _FileTask, cause: str) -> None:
+    def _fail(self, task: _FileTask, cause: str, retryable: bool = False) -> None:
         with self._lock:
-            task.cause = task.cause or cause
+            if task.cause is None:
+                task.cause, task.retryable = cause, retryable
 
     def _check_finished(self, task: _FileTask) -> None:
         """Record the file's outcome once its last page is back and no more are coming."""
@@ -280,10 +294,11 @@ class BatchRunner:
                 return
             if task.cause is None and (task.incomplete or not task.produced_all):
                 return  # stopped early: run() leaves it queued
+            event: FileDone | FileFailed | None
             record, event, reason = task.record, None, ""
             try:
                 if task.cause is not None:
-                    self.store.mark_failed(record, task.cause)
+                    self.store.mark_failed(record, task.cause, task.retryable)
                     event = FileFailed(record.id, record.path, task.cause)
                 else:
                     self.store.mark_done(record, task.count)
@@ -326,6 +341,15 @@ def _cause(path: Path, exc: BaseException) -> str:
     return text if str(path) in text else f"{path.name}: {text}"
 
 
+def text_layer_result(page: images.Page) -> PageResult | None:
+    """The page's result from its own PDF text layer when that is real text, else None (OCR it)."""
+    layer = page.text_layer
+    if layer is None or not layer.usable:
+        return None
+    width, height = page.image.size
+    return PageResult(page.name, width, height, layer.lines, source="text-layer")
+
+
 def _in_page_pixels(result: PageResult, scale: float, page: images.Page) -> PageResult:
     """The result for an encoded page with boxes and size in the page's own pixels."""
     lines = result.lines
@@ -335,7 +359,8 @@ def _in_page_pixels(result: PageResult, scale: float, page: images.Page) -> Page
             for line in lines
         )
     width, height = page.image.size
-    return PageResult(page.name, width, height, lines, result.elapsed_ms)
+    receipts = result.rescaled(scale).receipts
+    return PageResult(page.name, width, height, lines, result.elapsed_ms, result.orientation, receipts)
 
 
 def add_to_store(
@@ -375,7 +400,7 @@ def run_batch(
 
     ``resume=True`` keeps what the store holds (done files and stored pages are not sent again);
     ``resume=False`` clears the store first. Files inside ``out_dir`` are never inputs.
-    ``runner_options`` go to BatchRunner (patience_s, first_backoff_s, max_backoff_s).
+    ``runner_options`` go to BatchRunner (patience_s, first_backoff_s, max_backoff_s, force_ocr).
     """
     with BatchStore(Path(out_dir).absolute() / STORE_NAME) as store:
         if not resume:

@@ -11,21 +11,25 @@ from scanner_app.core import images
 from scanner_app.core.edits import edited_page
 from scanner_app.core.export import DocumentResult, export
 from scanner_app.core.export_layout import Namer, OutputLayout
+from scanner_app.core.fields.batch import sheet_edits
 from scanner_app.core.fields.export import export_fields
-from scanner_app.core.store import BatchStore
+from scanner_app.core.store import BatchStore, utf8_safe
 
 PdfNames = Callable[[DocumentResult], str]
 
 
 def documents(store: BatchStore) -> list[DocumentResult]:
-    """Every file in the store, done or failed, as the exporters take them (queued files left out)."""
+    """Every file in the store, done or failed, as the exporters take them (queued files left out).
+
+    A source name that is not UTF-8 is shown with U+FFFD for its odd bytes (utf8_safe).
+    """
     docs = []
     for result in store.results():
-        state = result.file.state
+        state, source = result.file.state, utf8_safe(str(result.file.path))
         if state == "failed":
-            docs.append(DocumentResult(str(result.file.path), (), result.file.error or "failed"))
+            docs.append(DocumentResult(source, (), result.file.error or "failed"))
         elif state == "done":
-            docs.append(DocumentResult(str(result.file.path), tuple(edited_page(p) for p in result.pages)))
+            docs.append(DocumentResult(source, tuple(edited_page(p) for p in result.pages)))
     return docs
 
 
@@ -33,6 +37,12 @@ def page_images(source: str) -> Iterator[Image.Image]:
     """The page images of a source file, read again (for the searchable PDF)."""
     for page in images.iter_pages(Path(source)):
         yield page.image
+
+
+def _page_images_of(store: BatchStore) -> Callable[[str], Iterator[Image.Image]]:
+    """page_images that finds the file behind a utf8_safe source name."""
+    real = {utf8_safe(str(f.path)): f.path for f in store.files("done")}
+    return lambda source: page_images(str(real.get(source, source)))
 
 
 def export_store(
@@ -44,14 +54,16 @@ def export_store(
 ) -> list[Path]:
     """Write the requested formats of everything in the store into ``out_dir``. With ``fields``,
     each page's invoice fields join the JSON exports and ``results_fields.csv`` (the reimbursement
-    sheet) joins the CSV ones. ``layout`` places the per-file PDFs (``pdf/2026/March/receipt.jpg.pdf``
-    for the tree layout); None keeps them flat, ``pdf/<stem>.pdf``."""
+    sheet) joins the CSV ones. ``layout`` places the per-file PDFs (``pdf/2026/March/receipt.pdf`` for
+    the tree layout, ``_2``... when names repeat); None keeps them flat, ``pdf/<stem>.pdf``."""
     docs = documents(store)
     names = pdf_namer(docs, layout)
+    page_images = _page_images_of(store)
     if not fields:
         return export(docs, out_dir, formats, page_images=page_images, pdf_names=names)
     pdf = [f for f in formats if f.lower() == "pdf"] if names else []
-    written = export_fields(docs, out_dir, [f for f in formats if f not in pdf], page_images)
+    edits = sheet_edits(store)  # fields set by hand (GUI)
+    written = export_fields(docs, out_dir, [f for f in formats if f not in pdf], page_images, edits)
     return written + export(docs, out_dir, pdf, page_images=page_images, pdf_names=names)
 
 
@@ -59,5 +71,5 @@ def pdf_namer(docs: Sequence[DocumentResult], layout: OutputLayout | None) -> Pd
     """Names for the per-file PDFs under ``layout`` (None when it is the plain flat one)."""
     if layout is None or (layout.mode == "flat" and layout.template is None):
         return None
-    namer = Namer(layout, [d.source for d in docs])
+    namer = Namer(layout, [d.source for d in docs], keep_suffix=False)
     return lambda doc: str(namer.name(doc.source, doc.pages[0] if doc.pages else None))

@@ -21,8 +21,10 @@ from tritonclient.utils import InferenceServerException
 from scanner_app.contract import (
     ALL_MODELS,
     BOXES_OUTPUT,
+    DOCUMENTS_OUTPUT,
     IMAGE_INPUT,
     IMAGE_SIZE_OUTPUT,
+    LINE_DOCUMENTS_OUTPUT,
     ORIENTATION_OUTPUT,
     PIPELINE_MODEL,
     SCORES_OUTPUT,
@@ -38,10 +40,12 @@ from scanner_app.core.errors import (
     ServerUnavailable,
     TlsError,
 )
-from scanner_app.core.results import PageResult, TextLine
+from scanner_app.core.results import PageResult, Receipt, TextLine
 
 T = TypeVar("T")
-_OUTPUTS = (BOXES_OUTPUT, TEXTS_OUTPUT, SCORES_OUTPUT, IMAGE_SIZE_OUTPUT, ORIENTATION_OUTPUT)
+# Read when the server has them (issue 11); a server without them: upright, one document per page.
+# Requests name no outputs, so the server sends all it has and an older one still answers.
+_OPTIONAL_OUTPUTS = (ORIENTATION_OUTPUT, DOCUMENTS_OUTPUT, LINE_DOCUMENTS_OUTPUT)
 
 
 @dataclass(frozen=True)
@@ -150,7 +154,6 @@ PIPELINE_OUTPUTS = (
     TensorSpec(TEXTS_OUTPUT, "BYTES", (1, -1)),
     TensorSpec(SCORES_OUTPUT, "FP32", (1, -1)),
     TensorSpec(IMAGE_SIZE_OUTPUT, "INT32", (1, 2)),
-    TensorSpec(ORIENTATION_OUTPUT, "INT32", (1, 1)),
 )
 
 
@@ -306,11 +309,9 @@ class OcrClient:
         try:
             metadata = self._call(self._client.get_model_metadata, PIPELINE_MODEL, as_json=True)
         except ServerContractError:
-            index = self._call(self._client.get_model_repository_index, as_json=True)
-            served = sorted({m["name"] for m in index.get("models", []) if m.get("state") == "READY"})
             raise ServerContractError(
-                f"server {self.url} does not serve {PIPELINE_MODEL} (it serves: "
-                f"{', '.join(served) or 'no models'}). Start it with this app's model_repository."
+                f"server {self.url} does not serve {PIPELINE_MODEL}{self._served()}. "
+                "Start it with this app's model_repository."
             ) from None
         inputs = tuple(_tensor(t) for t in metadata.get("inputs", []))
         outputs = tuple(_tensor(t) for t in metadata.get("outputs", []))
@@ -340,6 +341,15 @@ class OcrClient:
             models=tuple(models),
         )
 
+    def _served(self) -> str:
+        """' (it serves: a, b)', or '' where the model list is closed to clients (a restricted API)."""
+        try:
+            index = self._call(self._client.get_model_repository_index, as_json=True, retries=0)
+        except ScannerError:
+            return ""
+        served = sorted({m["name"] for m in index.get("models", []) if m.get("state") == "READY"})
+        return f" (it serves: {', '.join(served) or 'no models'})"
+
     def _config(self, model: str) -> dict[str, Any]:
         return self._call(self._client.get_model_config, model, as_json=True, model=model).get("config", {})
 
@@ -347,9 +357,12 @@ class OcrClient:
         """Send one encoded image; return its lines (boxes in the image's own pixels)."""
         request = grpcclient.InferInput(IMAGE_INPUT, [1, 1], "BYTES")
         request.set_data_from_numpy(np.array([[encoded]], dtype=np.object_))
-        outputs = [grpcclient.InferRequestedOutput(output) for output in _OUTPUTS]
         started = time.perf_counter()
-        response = self._call(self._client.infer, PIPELINE_MODEL, [request], outputs=outputs)
+        # The deadline also travels as the request's timeout: the server drops it once nobody waits.
+        timeout_us = int(self.options.timeout_s * 1_000_000)
+        response = self._call(
+            self._client.infer, PIPELINE_MODEL, [request], timeout=timeout_us
+        )
         elapsed_ms = (time.perf_counter() - started) * 1000.0
         return page_from_response(response, name, elapsed_ms)
 
@@ -390,7 +403,16 @@ def page_from_response(response: grpcclient.InferResult, name: str, elapsed_ms: 
         )
         for box, text, score in zip(boxes, texts, scores, strict=True)
     )
-    orientation = int(response.as_numpy(ORIENTATION_OUTPUT).reshape(-1)[0])
-    return PageResult(
-        image=name, width=width, height=height, lines=lines, elapsed_ms=elapsed_ms, orientation=orientation
-    )
+    angle, documents, owned = (response.as_numpy(key) for key in _OPTIONAL_OUTPUTS)
+    orientation = int(angle.reshape(-1)[0]) if angle is not None else 0
+    outlines = documents.reshape(-1, 4, 2) if documents is not None and owned is not None else []
+    owners = owned.reshape(-1).tolist() if owned is not None else []
+    receipts: tuple[Receipt, ...] = ()
+    if len(outlines) > 1:  # one document is the whole page: the default
+        receipts = tuple(
+            Receipt(
+                tuple((float(x), float(y)) for x, y in box), tuple(i for i, d in enumerate(owners) if d == k)
+            )
+            for k, box in enumerate(outlines)
+        )
+    return PageResult(name, width, height, lines, elapsed_ms, orientation, receipts)

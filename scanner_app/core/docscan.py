@@ -84,7 +84,7 @@ def _corner_angles(quad: np.ndarray) -> list[float]:
     return angles
 
 
-def _plausible(quad: np.ndarray, contour_area: float, shape: tuple[int, int], min_fraction: float) -> bool:
+def _plausible(quad: np.ndarray, contour_area: float, shape: tuple[int, ...], min_fraction: float) -> bool:
     """A convex, roughly rectangular quad of a sensible size that the outline fills."""
     height, width = shape
     area = float(cv2.contourArea(quad))
@@ -233,7 +233,7 @@ def refine_quad(grey: np.ndarray, quad: np.ndarray, search: int = 8, samples: in
 
 
 def _rectangle_fallback(
-    area: float, contour: np.ndarray, shape: tuple[int, int], min_fraction: float
+    area: float, contour: np.ndarray, shape: tuple[int, ...], min_fraction: float
 ) -> np.ndarray | None:
     """The largest outline's minimum-area rectangle, when the outline fills it like a page."""
     rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
@@ -262,8 +262,9 @@ def _camera_aspect(quad: np.ndarray, image_size: tuple[int, int]) -> tuple[float
     """(aspect, whether the focal length came from the corners). The corners give the focal length
     when the rectangle's edges being perpendicular determines it; else a typical lens is assumed."""
     width, height = image_size
-    centred = np.asarray(quad, dtype=np.float32).reshape(4, 2) - np.float32([width / 2.0, height / 2.0])
-    square = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    centre = np.array([width / 2.0, height / 2.0], dtype=np.float32)
+    centred = np.asarray(quad, dtype=np.float32).reshape(4, 2) - centre
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
     try:
         h = cv2.getPerspectiveTransform(square, centred).astype(np.float64)
     except cv2.error:

@@ -72,6 +72,7 @@ class EndpointPool:
         single = replace(self.options, retries=0)
         self._endpoints = [_Endpoint(url, single) for url in urls]
         self._lock = threading.Lock()
+        self._health_changed = threading.Condition(self._lock)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._health_loop, name="endpoint-health", daemon=True)
         self._thread.start()
@@ -177,6 +178,14 @@ class EndpointPool:
             endpoint.healthy = healthy
             if error:
                 endpoint.last_error = error
+            self._health_changed.notify_all()
+
+    def wait_for_health(self, url: str, healthy: bool = True, timeout_s: float | None = None) -> bool:
+        """Block until the endpoint `url` is marked `healthy` (the health checks run meanwhile);
+        False when `timeout_s` passed first."""
+        endpoint = next(e for e in self._endpoints if e.url == url)
+        with self._lock:
+            return self._health_changed.wait_for(lambda: endpoint.healthy == healthy, timeout_s)
 
     def check_health(self, include_healthy: bool = False) -> None:
         """Probe the dead endpoints (all of them with `include_healthy`) and update their health."""

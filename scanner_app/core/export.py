@@ -24,8 +24,8 @@ from scanner_app.core.results import PageResult, TextLine
 FORMATS = ("txt", "json", "jsonl", "csv", "pdf")
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 LINE_COLUMNS = ["source", "page", "line_no", "text", "score"]
-LINE_COLUMNS += [f"{axis}{i}" for i in range(4) for axis in "xy"] + ["error"]
-FILE_COLUMNS = ["source", "pages", "lines", "status", "error", "text"]
+LINE_COLUMNS += [f"{axis}{i}" for i in range(4) for axis in "xy"] + ["error", "orientation"]
+FILE_COLUMNS = ["source", "pages", "lines", "status", "error", "text", "orientation"]
 # Excel reads a CSV as UTF-8 only when it begins with a byte order mark ("utf-8-sig" writes one);
 # without it, accented and CJK text is shown in the legacy ANSI code page.
 CSV_ENCODING = "utf-8-sig"
@@ -54,7 +54,7 @@ def layout_text(page: PageResult) -> str:
     row are placed at character columns (x / the page's median character width), at least one space
     apart; rows end in a newline, and a vertical gap taller than a line adds one blank line.
     """
-    items = [(line, *_geometry(line)) for line in page.lines if line.text.strip()]
+    items = [(line, *_geometry(line)) for line in page.upright_lines() if line.text.strip()]
     if not items:
         return ""
     height = statistics.median(h for *_, h in items) or 1.0
@@ -165,13 +165,13 @@ def write_csv_lines(docs: Iterable[DocumentResult], path: str | os.PathLike[str]
         for doc in docs:
             source = neutralise_cell(doc.source)
             if not doc.pages:
-                empty = [""] * (len(LINE_COLUMNS) - 2)
-                writer.writerow([source, *empty, neutralise_cell(doc.error or "")])
+                empty = [""] * (len(LINE_COLUMNS) - 3)
+                writer.writerow([source, *empty, neutralise_cell(doc.error or ""), ""])
             for n, page in enumerate(doc.pages, 1):
                 for i, line in enumerate(page.lines, 1):
                     coords = [f"{v:.1f}" for point in line.box for v in point]
                     text = neutralise_cell(line.text)
-                    writer.writerow([source, n, i, text, f"{line.score:.4f}", *coords, ""])
+                    writer.writerow([source, n, i, text, f"{line.score:.4f}", *coords, "", page.orientation])
     return Path(path)
 
 
@@ -185,7 +185,9 @@ def write_csv_files(
         for doc in docs:
             texts = [line.text for page in doc.pages for line in page.lines]
             status = "failed" if doc.error else "ok"
+            angles = ";".join(str(page.orientation) for page in doc.pages)  # degrees clockwise to upright
             row = [doc.source, len(doc.pages), len(texts), status, doc.error or "", joiner.join(texts)]
+            row.append(angles)
             writer.writerow([neutralise_cell(v) if isinstance(v, str) else v for v in row])
     return Path(path)
 
@@ -218,7 +220,7 @@ def export(
     made from ``page_images(source)`` (the page images, in order; a count that differs from the
     result's pages raises ValueError); skipped when ``page_images`` is None. ``page_extra(page)``
     adds keys to each page of the JSON and JSON Lines exports. ``pdf_names(doc)`` names a file's PDF
-    under ``pdf/`` instead (``2026/March/receipt.jpg``: ``export_layout.Namer``). Returns the paths written.
+    under ``pdf/`` instead (``2026/March/receipt``: ``export_layout.Namer``). Returns the paths written.
     """
     wanted = list(dict.fromkeys(f.lower() for f in formats))
     unknown = sorted(set(wanted) - set(FORMATS))

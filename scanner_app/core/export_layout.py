@@ -24,8 +24,12 @@ FILE_KEYS = ("name", "stem", "ext")
 FIELD_KEYS = ("vendor", "date", "total", "currency", "number")
 TEMPLATE_KEYS = FILE_KEYS + FIELD_KEYS
 MISSING = "unknown"
-_MAX_PART = 120  # characters per path part, well under every file system's 255 bytes
-_UNSAFE = re.compile(r'[\x00-\x1f<>:"/\\|?*]+')
+# Bytes per path part: file systems allow 255, and an export adds ".jpg.json", "_2" and, while it is
+# written, atomic_path's ".NAME.XXXXXXXX.tmp".
+_MAX_PART_BYTES = 180
+# Control characters, what Windows forbids, and surrogates that no file system encoding can write
+# (a name read with undecodable bytes keeps them as U+DC80-U+DCFF, which os.fsencode writes back).
+_UNSAFE = re.compile('[\x00-\x1f<>:"/\\\\|?*\ud800-\udc7f\udd00-\udfff]+')
 
 FieldValues = Callable[[PageResult], dict[str, str]]
 
@@ -46,7 +50,9 @@ def check_template(template: str) -> None:
 
 def _safe_part(text: str) -> str:
     part = _UNSAFE.sub("_", text).strip(" .")
-    return part[:_MAX_PART] or "_"
+    while len(os.fsencode(part)) > _MAX_PART_BYTES:  # whole characters off the end
+        part = part[:-1]
+    return part or "_"
 
 
 def invoice_values(page: PageResult) -> dict[str, str]:
@@ -78,9 +84,14 @@ class Namer:
     source keeps its name, a different source never takes a name already given."""
 
     def __init__(
-        self, layout: OutputLayout, sources: Sequence[str] = (), values: FieldValues = invoice_values
+        self,
+        layout: OutputLayout,
+        sources: Sequence[str] = (),
+        values: FieldValues = invoice_values,
+        keep_suffix: bool = True,
     ) -> None:
-        self.layout, self._values = layout, values
+        """``keep_suffix=False``: ``receipt`` rather than ``receipt.jpg`` when there is no template."""
+        self.layout, self._values, self._keep_suffix = layout, values, keep_suffix
         root = layout.root
         if root is None and sources:
             root = Path(os.path.commonpath([str(Path(s).absolute().parent) for s in sources]))
@@ -96,7 +107,7 @@ class Namer:
         folder = PurePosixPath()
         if self.layout.mode == "tree" and self._root is not None and path.is_relative_to(self._root):
             folder = PurePosixPath(*[_safe_part(p) for p in path.parent.relative_to(self._root).parts])
-        stem = path.name
+        stem = path.name if self._keep_suffix else path.stem
         if self.layout.template is not None:
             values = dict.fromkeys(FIELD_KEYS, "")
             if first_page is not None:
@@ -130,12 +141,12 @@ def write_document(
     for fmt in dict.fromkeys(f.lower() for f in formats):
         stem = f"{target.name}.{fmt}"
         if fmt == "pdf" and page_images is None:
-            continue
+            continue  # no page images: no searchable PDF
         if fmt == "csv":  # export() writes <stem>_lines.csv and <stem>_files.csv; one file wants one sheet
             from scanner_app.core.export import write_csv_lines
 
             written.append(write_csv_lines([doc], target.with_name(stem)))
-        elif fmt == "pdf":
+        elif fmt == "pdf" and page_images is not None:
             from scanner_app.core.pdf_export import write_searchable_pdf  # reportlab only when needed
 
             pairs = list(zip(page_images(doc.source), doc.pages, strict=True))

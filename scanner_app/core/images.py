@@ -12,9 +12,10 @@ import re
 import stat
 import struct
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 from PIL import ExifTags, Image, ImageFile, UnidentifiedImageError
@@ -28,6 +29,7 @@ from scanner_app.contract import (
 )
 from scanner_app.core.errors import UnreadableFile
 from scanner_app.core.pdf_pages import open_pdf, pdf_page_count, render_page
+from scanner_app.core.pdf_text import TextLayer, page_text_layer
 
 SUPPORTED_SUFFIXES = frozenset((".jpg", ".jpeg", ".png", ".bmp", ".webp", ".gif", ".tif", ".tiff", ".pdf"))
 # Pillow plugins tried (JPEG includes MPO); only TIFF is read past its first frame: GIF/WebP/APNG
@@ -59,6 +61,8 @@ class Page:
     # The file's own bytes when the server reads them exactly as this page (a single upright
     # JPEG or PNG within the wire size): sent as they are, with no re-encoding on the client.
     original: bytes | None = field(default=None, repr=False)
+    # A PDF page's own text layer (pdf_text), when iter_pages was asked to read it.
+    text_layer: TextLayer | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -178,7 +182,7 @@ def _open_image(path: Path) -> tuple[ImageFile.ImageFile, int]:
     except _DECODE_ERRORS as exc:
         raise _fail(path, f"corrupt image header ({exc})") from None
     try:
-        return image, image.n_frames if image.format == "TIFF" else 1
+        return image, getattr(image, "n_frames", 1) if image.format == "TIFF" else 1
     except _DECODE_ERRORS as exc:
         image.close()
         raise _fail(path, f"corrupt TIFF page list ({exc})") from None
@@ -221,8 +225,11 @@ def _sendable_as_is(path: Path, image: ImageFile.ImageFile, rgb: Image.Image, co
     return data if len(data) <= MAX_IMAGE_BYTES else None
 
 
-def iter_pages(path: Path) -> Iterator[Page]:
-    """Yield every page of an image, TIFF or PDF file, in order; raise UnreadableFile on the first bad one."""
+def iter_pages(path: Path, text_layer: bool = False) -> Generator[Page, None, None]:
+    """Yield every page of an image, TIFF or PDF file, in order; raise UnreadableFile on the first bad one.
+
+    ``text_layer``: also read each PDF page's own text layer (``Page.text_layer``).
+    """
     path = Path(path)
     if not _open_check(path):
         yield from _image_pages(path)
@@ -231,7 +238,9 @@ def iter_pages(path: Path) -> Iterator[Page]:
         if count > MAX_FILE_PAGES:
             raise _fail(path, f"{count} pages is over the limit of {MAX_FILE_PAGES} pages a file")
         for index in range(count):
-            yield Page(path, index, count, render_page(doc, index, count, path))
+            image = render_page(doc, index, count, path)
+            layer = page_text_layer(doc, index) if text_layer else None
+            yield Page(path, index, count, image, text_layer=layer)
 
 
 def count_pages(path: Path) -> int:
@@ -262,7 +271,7 @@ def encode_for_wire(page: Page) -> WireImage:
         scale = max(width, height) / WIRE_MAX_SIDE
         size = (max(1, round(width / scale)), max(1, round(height / scale)))
         image = image.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
-    colours = image.getcolors(256)
+    colours = cast("list[tuple[int, tuple[int, int, int]]] | None", image.getcolors(256))  # RGB here
     buf = io.BytesIO()
     if colours is not None and 2 * max(n for n, _ in colours) >= image.width * image.height:
         if all(r == g == b for _, (r, g, b) in colours):

@@ -48,8 +48,6 @@ LATIN_FONT_FILE = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"  # by p
 CJK_CID_FONT = "STSong-Light"  # Adobe-GB1; also carries Japanese kana, its UCS-2 codes any BMP text
 _NOTDEF_LOCK = threading.Lock()
 
-TextFont = TTFont | UnicodeCIDFont
-
 
 @functools.lru_cache(maxsize=1)
 def text_fonts() -> tuple[TTFont, UnicodeCIDFont]:
@@ -65,7 +63,7 @@ def _is_wide(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in "WF"
 
 
-def _font_for(text: str) -> TextFont:
+def _font_for(text: str) -> TTFont | UnicodeCIDFont:
     """The CID font for a line with a wide character; otherwise Vera, the characters it lacks
     becoming glyphless (see module doc)."""
     latin, cjk = text_fonts()
@@ -146,6 +144,9 @@ def write_searchable_pdf(
         canvas.setTitle(title or target.stem)
         for image, result in pages:
             image = _page_image(image)
+            if result.orientation:  # the page as the server read it: upright
+                image = image.rotate(-result.orientation, expand=True)
+            width, height = result.upright_size
             pt = 72.0 / dpi
             page_w, page_h = image.width * pt, image.height * pt
             canvas.setPageSize((page_w, page_h))
@@ -153,9 +154,9 @@ def write_searchable_pdf(
             image.save(buf, format="JPEG", quality=jpeg_quality, optimize=True)
             buf.seek(0)
             canvas.drawImage(ImageReader(buf), 0, 0, page_w, page_h)
-            sx = pt * image.width / result.width if result.width > 0 else pt
-            sy = pt * image.height / result.height if result.height > 0 else pt
-            for line in result.lines:
+            sx = pt * image.width / width if width > 0 else pt
+            sy = pt * image.height / height if height > 0 else pt
+            for line in result.upright_lines():
                 _draw_line(canvas, line, (sx, sy, page_h))
             canvas.showPage()
         canvas.save()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -31,6 +31,14 @@ class TextLine:
 
 
 @dataclass(frozen=True)
+class Receipt:
+    """One document found on a page (a receipt on a scanner bed): its outline and its lines."""
+
+    box: tuple[tuple[float, float], ...]  # 4 points clockwise from top-left, page pixels
+    lines: tuple[int, ...]  # indices into PageResult.lines, in the document's reading order
+
+
+@dataclass(frozen=True)
 class PageResult:
     """Everything the server read on one image, in reading order."""
 
@@ -42,10 +50,63 @@ class PageResult:
     # Degrees the image must turn clockwise to be upright (the server read it upright); boxes
     # stay in the pixels of the image as sent.
     orientation: int = 0
+    # The documents on the page; empty means one document, the whole page (see documents()).
+    receipts: tuple[Receipt, ...] = ()
+    # Where the lines come from: "ocr" (the server), or "text-layer" (a PDF page's own text, exact).
+    source: str = "ocr"
 
     @property
     def text(self) -> str:
         return "\n".join(line.text for line in self.lines)
+
+    @property
+    def upright_size(self) -> tuple[int, int]:
+        """(width, height) of the page turned upright."""
+        return (self.height, self.width) if self.orientation in (90, 270) else (self.width, self.height)
+
+    def upright_box(self, box: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+        """A box of this page (pixels as sent) in the pixels of the page turned upright."""
+        w, h = self.width, self.height
+        turn = {
+            90: lambda x, y: (h - y, x),
+            180: lambda x, y: (w - x, h - y),
+            270: lambda x, y: (y, w - x),
+        }.get(self.orientation)
+        return box if turn is None else tuple(turn(x, y) for x, y in box)
+
+    def rescaled(self, scale: float) -> PageResult:
+        """The result with every box (lines, receipts) multiplied by ``scale``."""
+        if scale == 1.0:
+            return self
+
+        def box(points: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+            return tuple((x * scale, y * scale) for x, y in points)
+
+        lines = tuple(TextLine(box(line.box), line.text, line.score) for line in self.lines)
+        receipts = tuple(Receipt(box(r.box), r.lines) for r in self.receipts)
+        return replace(self, lines=lines, receipts=receipts)
+
+    def documents(self) -> tuple[Receipt, ...]:
+        """The page's documents: those the server found, else the whole page as one."""
+        if self.receipts:
+            return self.receipts
+        w, h = float(self.width), float(self.height)
+        whole = ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))
+        return (Receipt(whole, tuple(range(len(self.lines)))),)
+
+    def document_page(self, index: int) -> PageResult:
+        """A page holding only document ``index``'s lines (for per-receipt fields and exports)."""
+        receipt = self.documents()[index]
+        lines = tuple(self.lines[i] for i in receipt.lines if 0 <= i < len(self.lines))
+        return PageResult(
+            self.image, self.width, self.height, lines, self.elapsed_ms, self.orientation, source=self.source
+        )
+
+    def upright_lines(self) -> tuple[TextLine, ...]:
+        """The lines with their boxes in the upright page's pixels (for layout and PDFs)."""
+        if not self.orientation:
+            return self.lines
+        return tuple(TextLine(self.upright_box(line.box), line.text, line.score) for line in self.lines)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,6 +116,14 @@ class PageResult:
             "lines": [line.to_json() for line in self.lines],
             "elapsed_ms": round(self.elapsed_ms, 2),
             "orientation": self.orientation,
+            "source": self.source,
+            "receipts": [
+                {
+                    "box": [[round(x, 1), round(y, 1)] for x, y in receipt.box],
+                    "lines": [self.lines[i].to_json() for i in receipt.lines if 0 <= i < len(self.lines)],
+                }
+                for receipt in self.documents()
+            ],
         }
 
     @classmethod
@@ -66,4 +135,19 @@ class PageResult:
             lines=tuple(TextLine.from_json(line) for line in data["lines"]),
             elapsed_ms=float(data.get("elapsed_ms", 0.0)),
             orientation=int(data.get("orientation", 0)),
+            receipts=_receipts_from_json(data.get("receipts") or []),
+            source=str(data.get("source") or "ocr"),
         )
+
+
+def _receipts_from_json(entries: list[dict[str, Any]]) -> tuple[Receipt, ...]:
+    """Receipts of a page's JSON; their lines are consecutive runs of the page's lines."""
+    if len(entries) < 2:
+        return ()  # one document: the whole page (the default)
+    receipts, start = [], 0
+    for entry in entries:
+        count = len(entry.get("lines", []))
+        box = tuple((float(x), float(y)) for x, y in entry["box"])
+        receipts.append(Receipt(box, tuple(range(start, start + count))))
+        start += count
+    return tuple(receipts)

@@ -18,6 +18,27 @@ PAGE_SCHEMA: dict[str, Any] = {
         "height": {"type": "integer", "minimum": 1},
         "elapsed_ms": {"type": "number", "minimum": 0},
         "page": {"type": "integer", "minimum": 1, "description": "1-based page number in multi-page files"},
+        "orientation": {
+            "enum": [0, 90, 180, 270],
+            "description": "degrees the image must turn clockwise to be upright (it was read upright)",
+        },
+        "source": {
+            "enum": ["ocr", "text-layer"],
+            "description": "where the lines come from: OCR, or a PDF page's own text layer (exact)",
+        },
+        "receipts": {
+            "type": "array",
+            "description": "the documents on the page (one for an ordinary page), lines in reading order",
+            "items": {
+                "type": "object",
+                "required": ["box", "lines"],
+                "properties": {
+                    "box": {"type": "array", "items": _POINT, "minItems": 4, "maxItems": 4},
+                    "lines": {"type": "array", "items": {"type": "object"}},
+                    "fields": {"type": "object"},
+                },
+            },
+        },
         "lines": {
             "type": "array",
             "description": "recognised lines in reading order",

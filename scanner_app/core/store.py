@@ -8,8 +8,10 @@ is one short transaction. Every write commits at once, so a crash loses at most 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -17,17 +19,20 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, get_args
 
 from scanner_app.core.results import PageResult
 
 STORE_NAME = "scanner-app.sqlite"
-STATES = ("queued", "running", "done", "failed")
+FileState = Literal["queued", "running", "done", "failed"]
+STATES: tuple[FileState, ...] = get_args(FileState)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (
     id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, sha256 TEXT NOT NULL, size INTEGER NOT NULL,
     mtime REAL NOT NULL, pages INTEGER, error TEXT, updated_at REAL NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')));
+    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+    retryable INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS files_sha256 ON files (sha256);
 CREATE TABLE IF NOT EXISTS pages (
     id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL REFERENCES files (id) ON DELETE CASCADE,
@@ -53,9 +58,10 @@ class FileRecord:
     size: int
     mtime: float
     pages: int | None  # page count, once known
-    state: str  # queued / running / done / failed
+    state: FileState
     error: str | None
     updated_at: float
+    retryable: int = 0  # 1: it failed because of the server, not the file (retried on resume)
 
 
 @dataclass(frozen=True)
@@ -135,7 +141,7 @@ class BatchStore:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new folder: owner-only
         self._lock = threading.RLock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
         self._db.row_factory = sqlite3.Row
@@ -146,6 +152,10 @@ class BatchStore:
         self._db.execute("PRAGMA foreign_keys=ON")
         with self._lock:
             self._db.executescript(_SCHEMA)  # idempotent; each statement commits by itself
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(files)")}
+            if "retryable" not in columns:  # stores made before the column existed
+                self._db.execute("ALTER TABLE files ADD COLUMN retryable INTEGER NOT NULL DEFAULT 0")
+        _owner_only(self.path)
 
     def close(self) -> None:
         with self._lock:
@@ -186,14 +196,14 @@ class BatchStore:
         for raw in paths:
             path = Path(raw).absolute()
             st = path.stat()
-            row = self._query("SELECT * FROM files WHERE path = ?", (str(path),))
+            row = self._query("SELECT * FROM files WHERE path = ?", (path_text(path),))
             if row and (row[0]["size"], row[0]["mtime"]) == (st.st_size, st.st_mtime):
                 ids.append(row[0]["id"])  # same size and time: trust the stored hash, read nothing
                 continue
             sha = file_sha256(path)
             now = time.time()
             with self._tx() as db:
-                row = db.execute("SELECT id, sha256 FROM files WHERE path = ?", (str(path),)).fetchone()
+                row = db.execute("SELECT id, sha256 FROM files WHERE path = ?", (path_text(path),)).fetchone()
                 if row is not None and row["sha256"] == sha:
                     db.execute("UPDATE files SET mtime = ? WHERE id = ?", (st.st_mtime, row["id"]))
                     ids.append(row["id"])
@@ -210,7 +220,7 @@ class BatchStore:
                     file_id = db.execute(
                         "INSERT INTO files (path, sha256, size, mtime, state, updated_at)"
                         " VALUES (?, ?, ?, ?, 'queued', ?)",
-                        (str(path), sha, st.st_size, st.st_mtime, now),
+                        (path_text(path), sha, st.st_size, st.st_mtime, now),
                     ).lastrowid
                 twin = db.execute(
                     "SELECT id, pages FROM files WHERE sha256 = ? AND state = 'done' AND id != ?",
@@ -235,7 +245,7 @@ class BatchStore:
             raise KeyError(f"no file with id {_id(file)}")
         return _file(rows[0])
 
-    def files(self, state: str | None = None) -> list[FileRecord]:
+    def files(self, state: FileState | None = None) -> list[FileRecord]:
         """All files (or those in one state), in the order they were added."""
         if state is None:
             return [_file(r) for r in self._query("SELECT * FROM files ORDER BY id")]
@@ -245,7 +255,9 @@ class BatchStore:
         """Files still to be read (state queued)."""
         return self.files("queued")
 
-    def _set_state(self, file: FileRecord | int, state: str, error: str | None, pages: int | None) -> None:
+    def _set_state(
+        self, file: FileRecord | int, state: FileState, error: str | None, pages: int | None
+    ) -> None:
         with self._tx() as db:
             db.execute(
                 "UPDATE files SET state = ?, error = ?, pages = COALESCE(?, pages), updated_at = ?"
@@ -262,8 +274,11 @@ class BatchStore:
     def mark_done(self, file: FileRecord | int, pages: int | None = None) -> None:
         self._set_state(file, "done", None, pages)
 
-    def mark_failed(self, file: FileRecord | int, error: str) -> None:
+    def mark_failed(self, file: FileRecord | int, error: str, retryable: bool = False) -> None:
+        """`retryable`: the server failed, not the file; a later run (resume) sends it again."""
         self._set_state(file, "failed", error, None)
+        with self._tx() as db:
+            db.execute("UPDATE files SET retryable = ? WHERE id = ?", (int(retryable), _id(file)))
 
     def set_page_count(self, file: FileRecord | int, pages: int) -> None:
         with self._tx() as db:
@@ -276,11 +291,12 @@ class BatchStore:
                              (time.time(),))  # fmt: skip
             return cur.rowcount
 
-    def requeue_failed(self) -> int:
-        """Queue the failed files again (to retry them); how many."""
+    def requeue_failed(self, only_retryable: bool = False) -> int:
+        """Queue the failed files again (to retry them), or only those the server failed; how many."""
+        where = "state = 'failed'" + (" AND retryable = 1" if only_retryable else "")
         with self._tx() as db:
-            cur = db.execute("UPDATE files SET state = 'queued', error = NULL, updated_at = ?"
-                             " WHERE state = 'failed'", (time.time(),))  # fmt: skip
+            cur = db.execute("UPDATE files SET state = 'queued', error = NULL, retryable = 0,"
+                             f" updated_at = ? WHERE {where}", (time.time(),))  # fmt: skip
             return cur.rowcount
 
     def clear(self) -> None:
@@ -291,7 +307,7 @@ class BatchStore:
     # Pages ----------------------------------------------------------------------------------
     def save_page(self, file: FileRecord | int, index: int, result: PageResult) -> int:
         """Store one page's result (replacing an earlier one of that page and its edits); its id."""
-        data = json.dumps(result.to_json(), ensure_ascii=False)
+        data = utf8_safe(json.dumps(result.to_json(), ensure_ascii=False))  # a name may not be UTF-8
         with self._tx() as db:
             row = db.execute(
                 "INSERT INTO pages (file_id, page_index, result, lines, elapsed_ms, saved_at)"
@@ -321,10 +337,10 @@ class BatchStore:
     def _pages(self, where: str, args: tuple[object, ...]) -> list[PageRecord]:
         edit_sql = "SELECT e.page_id, e.line_index, e.original, e.edited, e.edited_at FROM edits e"
         with self._lock:
-            rows = self._db.execute(f"SELECT p.* FROM pages p {where} ORDER BY p.file_id, p.page_index", args)
-            rows = rows.fetchall()
-            edit_rows = self._db.execute(f"{edit_sql} JOIN pages p ON p.id = e.page_id {where}", args)
-            edit_rows = edit_rows.fetchall()
+            page_sql = f"SELECT p.* FROM pages p {where} ORDER BY p.file_id, p.page_index"
+            rows = self._db.execute(page_sql, args).fetchall()
+            edit_sql += f" JOIN pages p ON p.id = e.page_id {where}"
+            edit_rows = self._db.execute(edit_sql, args).fetchall()
         edits: dict[int, list[LineEdit]] = {}
         for e in sorted(edit_rows, key=lambda e: e[1]):
             edits.setdefault(e[0], []).append(LineEdit(*tuple(e)[1:]))
@@ -397,4 +413,36 @@ def _page(row: sqlite3.Row, edits: tuple[LineEdit, ...]) -> PageRecord:
 
 
 def _file(row: sqlite3.Row) -> FileRecord:
-    return FileRecord(**{**dict(row), "path": Path(row["path"])})
+    return FileRecord(**{**dict(row), "path": path_from_text(row["path"])})
+
+
+_RAW_PATH = "raw-bytes:"  # an absolute path never starts so
+
+
+def path_text(path: Path) -> str:
+    """How `path` is stored: as it is when it is valid UTF-8, else its bytes in hex (reversible)."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a name that is not UTF-8 (Python keeps its bytes as surrogates)
+        return _RAW_PATH + os.fsencode(path).hex()
+    return text
+
+
+def path_from_text(text: str) -> Path:
+    """The path that path_text stored."""
+    if text.startswith(_RAW_PATH):
+        return Path(os.fsdecode(bytes.fromhex(text[len(_RAW_PATH) :])))
+    return Path(text)
+
+
+def utf8_safe(text: str) -> str:
+    """`text` with the bytes of a non-UTF-8 file name shown as U+FFFD (for display and exports)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _owner_only(path: Path) -> None:
+    """The store and its WAL files hold receipt text: readable by their owner only."""
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+        with contextlib.suppress(OSError):
+            (path.parent / name).chmod(0o600)

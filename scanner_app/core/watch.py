@@ -30,6 +30,7 @@ from watchdog.events import (
     FileSystemEvent,
     FileSystemEventHandler,
 )
+from watchdog.observers.api import BaseObserver
 
 from scanner_app.core import images
 from scanner_app.core.batch import BatchRunner, Recognize
@@ -66,7 +67,7 @@ class WatchOptions:
     retry_s: float = 30.0  # after a run stopped (server gone), queued files are tried again this late
 
 
-Listener = Callable[[object], None]
+Listener = Callable[[object], object]  # its return value is ignored
 
 
 class FolderWatcher:
@@ -99,7 +100,7 @@ class FolderWatcher:
         self._halt = threading.Event()
         self._runner: BatchRunner | None = None
         self._threads: list[threading.Thread] = []
-        self._observer = None
+        self._observer: BaseObserver | None = None
         self._idle = threading.Event()
         self._reported: set[Path] = set()
 
@@ -247,7 +248,9 @@ class FolderWatcher:
             if self._halt.is_set():
                 return  # not in the store yet: the next start lists them again
             try:
-                self.store.add_files([path])
+                (record,) = self.store.add_files([path])
+                if record.state == "done":  # the same content as a file read before: its pages were copied
+                    self._export_if_missing(record.id, record.path)
             except FileNotFoundError:
                 continue  # gone before it could be read: nothing to keep
             except OSError as exc:
@@ -306,21 +309,26 @@ class FolderWatcher:
 
     def _export_missing(self) -> None:
         """Files a killed run stored as done but never exported (killed in between) get their exports."""
-        formats = self.options.formats
-        for result in self.store.results():
+        for record in self.store.files("done"):
             if self._halt.is_set():
                 return
-            if result.file.state != "done" or not result.pages or not formats:
-                continue
-            name = self.namer.name(str(result.file.path), edited_page(result.pages[0]))
-            target = self.out_dir / Path(*name.parts)
-            if not target.with_name(f"{target.name}.{formats[0]}").exists():
-                try:
-                    outputs = self._export_file(result.file.id, result.file.path)
-                except (OSError, ValueError) as exc:
-                    self._notice(f"{result.file.path}: its exports could not be written ({exc})")
-                    continue
-                self._emit(FileExported(result.file.path, tuple(outputs), late=True))
+            self._export_if_missing(record.id, record.path)
+
+    def _export_if_missing(self, file_id: int, path: Path) -> None:
+        formats = self.options.formats
+        pages = self.store.pages(file_id)
+        if not formats or not pages:
+            return
+        name = self.namer.name(str(path), edited_page(pages[0]))
+        target = self.out_dir / Path(*name.parts)
+        if target.with_name(f"{target.name}.{formats[0]}").exists():
+            return
+        try:
+            outputs = self._export_file(file_id, path)
+        except (OSError, ValueError) as exc:
+            self._notice(f"{path}: its exports could not be written ({exc})")
+            return
+        self._emit(FileExported(path, tuple(outputs), late=True))
 
     def _seed_names(self) -> None:
         """Templated names again for files read before, in the same order: no name changes hands."""

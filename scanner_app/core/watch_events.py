@@ -34,7 +34,8 @@ class FileExported:
 
     path: Path
     outputs: tuple[Path, ...]
-    late: bool = False  # read by an earlier run that was killed before it could export it
+    late: bool = False  # not read now: an earlier run read it (and was killed before exporting), or the
+    # same content was read before under another name
 
 
 @dataclass(frozen=True)

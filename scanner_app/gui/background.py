@@ -15,7 +15,8 @@ The whole API:
   meanwhile together in one call. ``post`` returns False once the items can no longer be delivered.
 - ``drop(slot=None)``: drop the outcome of the runs in flight for ``slot`` (every slot when None).
 - ``running``: runs not reported back yet. ``wait(msecs)``: block until no call is running.
-- ``close()``: drop everything in flight (stale results go to ``on_stale``) and every later run/post.
+- ``close()``: drop everything in flight (stale results go to ``on_stale``), cancel the calls not
+  started yet, ignore every later run and post.
 
 The "receiver was deleted" case is handled here once: outcomes and posts that arrive after this
 object was closed or deleted are dropped, never delivered to a half-destroyed widget.
@@ -23,8 +24,10 @@ object was closed or deleted are dropped, never delivered to a half-destroyed wi
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
+import os
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -32,6 +35,8 @@ from typing import Any, Generic, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
+
+os.environ.setdefault("QT_API", "pyside6")  # superqt goes through qtpy, which would prefer a PyQt5 if present
 from superqt.utils import FunctionWorker
 
 T = TypeVar("T")
@@ -115,9 +120,13 @@ class Background(QObject):
         return self._pool.waitForDone(msecs)
 
     def close(self) -> None:
-        """Drop every outcome in flight and ignore later runs and posts."""
+        """Drop every outcome in flight, cancel calls not started yet, ignore later runs and posts."""
         self._closed = True
         self.drop()
+        for signals, run in list(self._runs.items()):
+            with contextlib.suppress(RuntimeError):  # the worker is already done and deleted
+                if self._pool.tryTake(run.worker):
+                    del self._runs[signals]
 
     # GUI thread ---------------------------------------------------------------------------------
     @Slot(object)

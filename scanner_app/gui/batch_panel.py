@@ -1,4 +1,4 @@
-"""The Batch tab: a queue table, overall progress, pause / resume / cancel, export (CONTRACTS C).
+"""The Batch tab: a queue table, overall progress, pause / resume / cancel, export.
 
 The run itself is a BatchJob on a Background thread (scanner_app.gui.batch_worker); its events
 arrive here in lists (those queued since the last wake-up), folded into a RowBook; the changed rows
@@ -35,6 +35,7 @@ from scanner_app.gui.batch_rows import RowBook, RunTotals
 from scanner_app.gui.batch_table_model import PATH_ROLE, BatchTableModel
 from scanner_app.gui.batch_worker import BatchJob, Prepared, PrepareFailed, Preparing
 from scanner_app.gui.connection import ServerConnection
+from scanner_app.gui.watch_bar import WatchBar
 
 DEFAULT_JOBS = 4
 
@@ -58,7 +59,8 @@ def new_batch_folder(root: Path) -> Path:
 
 
 class BatchPanel(QWidget):
-    """See CONTRACTS C. Also ``batch_finished(BatchSummary)`` and ``export_finished(list[Path] | str)``."""
+    """``start_batch(paths)``; ``open_requested(path, page)`` on a double-clicked row,
+    ``batch_finished(BatchSummary)`` and ``export_finished(list[Path] | str)``."""
 
     open_requested = Signal(object, int)  # (path, page_index)
     batch_finished = Signal(object)  # BatchSummary
@@ -126,6 +128,8 @@ class BatchPanel(QWidget):
         layout.addWidget(self.status_label)
         self.export_bar = ExportBar(self)
         layout.addWidget(self.export_bar)
+        self.watch_bar = WatchBar(self._connection, self)  # "Watch a folder" (scan-to-folder)
+        layout.addWidget(self.watch_bar)
 
     def _button(self, text: str, slot, layout: QHBoxLayout) -> QPushButton:
         button = QPushButton(text, self)
@@ -207,6 +211,7 @@ class BatchPanel(QWidget):
 
         Call on app exit, before ServerConnection.shutdown(); what was recognised is already saved.
         """
+        self.watch_bar.shutdown(timeout_s)
         job, self._job = self._job, None
         if job is not None:
             job.cancel()

@@ -33,7 +33,9 @@ EMBEDDED_READY_TIMEOUT_S = 180.0
 
 
 class ServerConnection(QObject):
-    """See CONTRACTS A. Also: ``info_changed(tuple[PipelineInfo, ...])`` after each successful connect."""
+    """``start()`` connects (or starts the embedded server); ``state_changed(ConnectionState)`` follows
+    every change, ``recognizer()`` is usable while ready, ``info_changed(tuple[PipelineInfo, ...])``
+    after each successful connect."""
 
     state_changed = Signal(object)  # ConnectionState
     log_line = Signal(str)  # lines of the embedded server's log (and the launcher's messages)

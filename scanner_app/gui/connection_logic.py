@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
+from typing import Literal
 
 from scanner_app.core.client import ClientOptions, OcrClient, PipelineInfo
 from scanner_app.core.errors import (
@@ -39,7 +40,7 @@ _SCHEME = re.compile(r"^(grpcs?|https?)://", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class ConnectionState:
-    """Where the app's server connection stands (see CONTRACTS A)."""
+    """Where the app's server connection stands."""
 
     urls: tuple[str, ...]  # gRPC endpoints in use ("127.0.0.1:8001")
     status: ConnectionStatus  # a plain value ("ready") is converted
@@ -81,7 +82,10 @@ def url_problem(url: str) -> str | None:
     return None
 
 
-def plan_start(urls: Sequence[str], start_embedded_if_unconfigured: bool) -> str:
+StartPlan = Literal["connect", "embedded", "idle"]
+
+
+def plan_start(urls: Sequence[str], start_embedded_if_unconfigured: bool) -> StartPlan:
     """What start() does: "connect" to configured endpoints, start the "embedded" server, or stay "idle"."""
     if urls:
         return "connect"

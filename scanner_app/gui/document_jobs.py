@@ -145,4 +145,5 @@ def _page_result(raw: PageResult, page: LoadedPage, elapsed_ms: float) -> PageRe
             for line in lines
         )
     width, height = page.size
-    return PageResult(page.name, width, height, lines, raw.elapsed_ms or elapsed_ms)
+    ms, receipts = raw.elapsed_ms or elapsed_ms, raw.rescaled(scale).receipts
+    return PageResult(page.name, width, height, lines, ms, raw.orientation, receipts)

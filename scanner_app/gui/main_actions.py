@@ -18,6 +18,7 @@ SHORTCUTS: dict[str, QKeySequence | str | Key] = {
     "paste": Key.Paste,
     "camera": "Ctrl+Shift+K",
     "screen": "Ctrl+Shift+X",
+    "scan_device": "Ctrl+Shift+A",  # "acquire", as TWAIN calls it
     "export": "Ctrl+E",
     "recognize_again": "F5",
     "previous_page": "Ctrl+PgUp",
@@ -62,6 +63,7 @@ class MainActions(QObject):
             "paste": self.tr("&Paste image"),
             "camera": self.tr("Capture from &camera..."),
             "screen": self.tr("Capture &screen region"),
+            "scan_device": self.tr("Sc&an..."),
             "export": self.tr("&Export..."),
             "recognize_again": self.tr("&Recognise again"),
             "previous_page": self.tr("Pre&vious page"),
@@ -83,8 +85,8 @@ class MainActions(QObject):
         bar.clear()
         a = self.actions
         file_menu = bar.addMenu(self.tr("&File"))
-        for name in ("open", "open_folder", "paste", "camera", "screen", None, "export", "recognize_again",
-                     None, "quit"):  # fmt: skip
+        for name in ("open", "open_folder", "paste", "camera", "screen", "scan_device", None, "export",
+                     "recognize_again", None, "quit"):  # fmt: skip
             file_menu.addSeparator() if name is None else file_menu.addAction(a[name])
         edit_menu = bar.addMenu(self.tr("&Edit"))
         edit_menu.addAction(a["copy"])

@@ -42,7 +42,7 @@ _STATUS_COLOURS = {ConnectionStatus.READY: "#2e7d32", ConnectionStatus.STARTING:
 
 
 class MainWindow(QMainWindow):
-    """See CONTRACTS B: tabs Document, Batch, Server, Stress, Fields; open_paths / open_image_bytes."""
+    """Tabs Document (viewer, lines, fields), Batch, Server, Stress; open_paths / open_image_bytes."""
 
     def __init__(
         self,
@@ -107,6 +107,7 @@ class MainWindow(QMainWindow):
         return {
             "open": self.choose_files, "open_folder": self.choose_folder, "paste": self.paste,
             "camera": self.capture_camera, "screen": self.capture_screen, "export": self.choose_export,
+            "scan_device": self.scan_from_device,
             "quit": self.close, "copy": self.copy_selection, "about": self.about,
             "tab_document": lambda: self.tabs.setCurrentIndex(0),
             "tab_batch": lambda: tab(self.batch_panel), "tab_server": lambda: tab(self.server_panel),
@@ -193,6 +194,13 @@ class MainWindow(QMainWindow):
         captured = CameraDialog.capture(self)
         if captured is not None:
             self.open_image_bytes(*captured)
+
+    def scan_from_device(self) -> None:
+        """File > Scan...: pages from a scanner; one page opens in the viewer, several run as a batch."""
+        from scanner_app.gui.batch_panel import batches_root
+        from scanner_app.gui.scan_dialog import ScanDialog
+
+        self.open_paths(ScanDialog.scan(self, batches_root()))
 
     def capture_screen(self) -> None:
         try:

@@ -28,7 +28,9 @@ LOG_FLUSH_MS = 200
 
 
 class ServerPanel(QWidget):
-    """See CONTRACTS D. ``test_finished(tuple[EndpointReport, ...])`` after each Test connection."""
+    """The Server tab: endpoints and TLS files, Test connection, embedded start/stop and its log.
+
+    ``test_finished(tuple[EndpointReport, ...])`` after each Test connection."""
 
     test_finished = Signal(object)
 

@@ -61,6 +61,9 @@ class GoldenTarget:
         golden = self._golden[index % self.count]
         return golden is not _FAILED and self._same(golden, self._value(response))
 
+    def send(self, index: int) -> Any:
+        raise NotImplementedError
+
     @staticmethod
     def _value(response: Any) -> Any:
         return response.value if isinstance(response, Timed) else response

@@ -55,7 +55,7 @@ def preprocess_for_detection(image_bgr: np.ndarray, params: DetParams) -> tuple[
 def boxes_from_probability(
     prob: np.ndarray,
     resized_size: tuple[int, int],
-    original_size: tuple[int, int],
+    original_size: tuple[int, ...],  # (height, width), e.g. image.shape[:2]
     params: DetParams,
 ) -> list[np.ndarray]:
     """DB post-processing: text boxes (4x2 float32, clockwise from top-left) in original pixels.
@@ -67,7 +67,7 @@ def boxes_from_probability(
     pred = prob[:resized_h, :resized_w]
     if pred.dtype == np.uint8:
         pred = pred.astype(np.float32) * (1.0 / 255.0)
-    mask = (pred > params.thresh).astype(np.uint8)
+    mask: np.ndarray = (pred > params.thresh).astype(np.uint8)
     if params.use_dilation:
         mask = cv2.dilate(mask, np.ones((2, 2), dtype=np.uint8))
     contours, _ = cv2.findContours(mask * 255, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -114,7 +114,7 @@ def _box_score(pred: np.ndarray, contour: np.ndarray) -> float:
     y1 = int(np.clip(np.ceil(contour[:, 1].max()), 0, h - 1))
     mask = np.zeros((y1 - y0 + 1, x1 - x0 + 1), dtype=np.uint8)
     shifted = (contour - np.array([x0, y0])).reshape(1, -1, 2).astype(np.int32)
-    cv2.fillPoly(mask, shifted, 1)
+    cv2.fillPoly(mask, shifted, (1,))
     return float(cv2.mean(pred[y0 : y1 + 1, x0 : x1 + 1], mask)[0])
 
 

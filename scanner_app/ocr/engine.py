@@ -15,8 +15,9 @@ from scanner_app.ocr.recognize import crop_text_line, ctc_decode, plan_batches, 
 
 
 @dataclass(frozen=True)
-class Line:
-    """One recognised text line: quadrilateral in original pixels, text and confidence."""
+class RecognizedLine:
+    """One line as the OCR math recognised it: quadrilateral (numpy, original pixels), text and
+    confidence. The client's result type is core.results.TextLine (boxes as tuples, JSON)."""
 
     box: np.ndarray
     text: str
@@ -54,7 +55,7 @@ def finish_recognition(
     results: Sequence[tuple[np.ndarray, np.ndarray]],
     keys: Sequence[str],
     params: RecParams,
-) -> list[Line]:
+) -> list[RecognizedLine]:
     """CTC-decode each batch's (indices, probs), drop weak lines, return them in reading order."""
     return assemble_lines(boxes, decode_plan(plan, results, keys), params)
 
@@ -72,13 +73,13 @@ def decode_plan(
 
 def assemble_lines(
     boxes: Sequence[np.ndarray], decoded: dict[int, tuple[str, float]], params: RecParams
-) -> list[Line]:
+) -> list[RecognizedLine]:
     """The decoded lines worth keeping (text, score >= drop_score), in reading order."""
     lines = []
     for i in reading_order(boxes):
         text, score = decoded[i]
         if text.strip() and score >= params.drop_score:
-            lines.append(Line(box=boxes[i], text=text, score=score))
+            lines.append(RecognizedLine(box=boxes[i], text=text, score=score))
     return lines
 
 
@@ -109,7 +110,7 @@ class InProcessEngine:
         (prob,) = self._det.run([DET_OUTPUT], {DET_INPUT: tensor[None]})
         return boxes_from_probability(prob[0, 0], resized, image_bgr.shape[:2], self.det_params)
 
-    def __call__(self, image_bgr: np.ndarray) -> list[Line]:
+    def __call__(self, image_bgr: np.ndarray) -> list[RecognizedLine]:
         boxes = self.detect(image_bgr)
         plan = plan_recognition(image_bgr, boxes, self.rec_params)
         outputs = [REC_INDICES, REC_PROBS]

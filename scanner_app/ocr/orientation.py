@@ -9,7 +9,8 @@ exactly as an upright scan would be. The angle is found cheaply:
    length decides between 0 and 180 (or, for a page on its side, between 90 and 270).
 
 Single lines on an upright page: a line whose own recognition score is doubtful is classified,
-and read again turned 180 degrees when the classifier says so; the better reading is kept.
+and read again turned 180 degrees when the classifier leans that way; the turned reading is kept
+only when the recogniser is clearly surer of it (the classifier alone is right on ~90 % of lines).
 
 ``read_page`` holds the orchestration; the caller supplies the three models as async callables
 (BLS calls in the Triton step, ONNX Runtime sessions in process), so both run the same logic.
@@ -26,7 +27,7 @@ import cv2
 import numpy as np
 
 from scanner_app.ocr.detect import boxes_from_probability, preprocess_for_detection
-from scanner_app.ocr.engine import Line, assemble_lines, decode_plan, plan_crops
+from scanner_app.ocr.engine import RecognizedLine, assemble_lines, decode_plan, plan_crops
 from scanner_app.ocr.params import DetParams, RecParams
 from scanner_app.ocr.recognize import crop_text_line, is_vertical
 
@@ -50,7 +51,8 @@ class OrientationParams:
     close_vote: float = 0.25  # |share(180) - share(0)| below this is close
     tall_share: float = 0.5  # more than this share of tall boxes: the page lies on its side
     line_doubt: float = 0.85  # lines scored below this are checked one by one
-    line_flip: float = 0.9  # classifier confidence needed to read a single line turned
+    line_flip: float = 0.5  # classifier probability of 180 for which a doubtful line is read turned
+    line_gain: float = 0.1  # the turned reading is kept when it scores this much higher
     max_batch: int = 64  # crops per classifier call (<= its max_batch_size)
 
 
@@ -58,7 +60,7 @@ class OrientationParams:
 class PageRead:
     """Lines in reading order (boxes in the pixels of the image as sent) and the page angle."""
 
-    lines: list[Line]
+    lines: list[RecognizedLine]
     orientation: int  # degrees clockwise that turn the image as sent upright
     flipped_lines: int = 0  # single lines read turned 180 degrees
 
@@ -88,7 +90,7 @@ def rotate_upright(image: np.ndarray, orientation: int) -> np.ndarray:
 
 
 def boxes_to_sent(
-    boxes: Sequence[np.ndarray], orientation: int, sent_size: tuple[int, int]
+    boxes: Sequence[np.ndarray], orientation: int, sent_size: tuple[int, ...]
 ) -> list[np.ndarray]:
     """Boxes found on the upright image, in the pixels of the image as sent.
 
@@ -191,7 +193,7 @@ async def read_upright(
     rec_params: RecParams,
     keys: Sequence[str],
     params: OrientationParams,
-) -> tuple[list[Line], int]:
+) -> tuple[list[RecognizedLine], int]:
     """Recognise the boxes of an upright image; doubtful lines are tried turned 180 degrees."""
     crops = [crop_text_line(image, box, rec_params.margin) for box in boxes]
     plan = plan_crops(crops, rec_params)
@@ -206,7 +208,7 @@ async def read_upright(
             replan = plan_crops(again, rec_params)
             results = await _recognize_all(models, replan.batches)
             for j, (text, score) in decode_plan(replan, results, keys).items():
-                if score > decoded[turned[j]][1]:
+                if score >= decoded[turned[j]][1] + params.line_gain:
                     decoded[turned[j]] = (text, score)
                     flipped += 1
     return assemble_lines(boxes, decoded, rec_params), flipped
@@ -236,7 +238,9 @@ async def read_page(
         boxes = boxes_from_probability(prob, resized, upright.shape[:2], det_params)
         lines, flipped = await read_upright(upright, boxes, models, rec_params, keys, params)
         sent = boxes_to_sent([line.box for line in lines], angle, image.shape[:2])
-        lines = [Line(box=b, text=line.text, score=line.score) for b, line in zip(sent, lines, strict=True)]
+        lines = [
+            RecognizedLine(box=b, text=ln.text, score=ln.score) for b, ln in zip(sent, lines, strict=True)
+        ]
     else:
         lines, flipped = await read_upright(image, boxes, models, rec_params, keys, params)
     return PageRead(lines=lines, orientation=angle, flipped_lines=flipped)

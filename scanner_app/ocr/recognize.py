@@ -15,7 +15,7 @@ VERTICAL_RATIO = 1.5  # a box this many times taller than wide holds text runnin
 
 def is_vertical(box: np.ndarray) -> bool:
     """True when the box is tall: crop_text_line turns its crop a quarter counter-clockwise."""
-    width = max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3]))
+    width = float(max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3])))
     tall = max(np.linalg.norm(box[0] - box[3]), np.linalg.norm(box[1] - box[2]))
     return bool(tall / max(width, 1e-6) >= VERTICAL_RATIO)
 
@@ -27,12 +27,12 @@ def crop_text_line(image_bgr: np.ndarray, box: np.ndarray, margin: float = 0.0) 
     each end (the detector's boxes can cut into a line's first and last characters).
     """
     box = box.astype(np.float32)
-    width = max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3]))
+    width = float(max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3])))
     tall = max(np.linalg.norm(box[0] - box[3]), np.linalg.norm(box[1] - box[2]))
-    rotate = tall / max(width, 1e-6) >= VERTICAL_RATIO
+    rotate = bool(tall / max(width, 1e-6) >= VERTICAL_RATIO)
     if margin > 0:
         box = _widen(box, margin, rotate)
-        width = max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3]))
+        width = float(max(np.linalg.norm(box[0] - box[1]), np.linalg.norm(box[2] - box[3])))
         tall = max(np.linalg.norm(box[0] - box[3]), np.linalg.norm(box[1] - box[2]))
     out_w, out_h = max(int(width), 1), max(int(tall), 1)
     target = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], dtype=np.float32)

@@ -159,6 +159,9 @@ class EmbeddedServer:
                 raise ServerStartError(str(err)) from err
             self.on_message(f"Embedded Triton runs on {self.prepared.describe()}.")
         backends = prepare_backend_dir(install, self.cache_dir)
+        # A server killed before (SIGKILL, OOM) may have left stubs running on its regions: stop them
+        # first, then remove what no process uses (a restart on the same port starts clean).
+        shm.stop_orphaned_stubs(on_message=self.on_message)
         shm.cleanup_stale_shm(on_message=self.on_message)
         self._regions_before = set(shm.list_regions())
         self.ports = resolve_ports(self.requested_ports, self.on_message, self.listen.hosts)

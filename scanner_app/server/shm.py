@@ -203,3 +203,50 @@ def protect_regions(pids: Iterable[int]) -> list[Path]:
             except OSError:
                 continue
     return changed
+
+
+STUB_COMM = "triton_python_backend_stub"[:15]  # /proc/PID/comm keeps 15 characters
+
+
+def orphaned_stubs(procs: Iterable[ProcInfo] | None = None) -> list[ProcInfo]:
+    """Python-backend stubs of ours whose tritonserver is gone or a zombie.
+
+    A SIGKILLed server that its parent has not reaped yet is a zombie, and its stubs' check of
+    their parent (kill(pid, 0)) still succeeds: they run on, holding their memory and regions.
+    """
+    procs = all_procs() if procs is None else list(procs)
+    by_pid = {p.pid: p for p in procs}
+    me = os.geteuid()
+    found = []
+    for info in procs:
+        if info.comm != STUB_COMM or info.state in ("Z", "X"):
+            continue
+        parent = by_pid.get(info.ppid)
+        if parent is not None and parent.comm == "tritonserver" and parent.state not in ("Z", "X"):
+            continue
+        try:
+            if me != 0 and (PROC / str(info.pid)).stat().st_uid != me:
+                continue
+        except OSError:
+            continue
+        found.append(info)
+    return found
+
+
+def stop_orphaned_stubs(on_message: Callable[[str], None] | None = None, wait_s: float = 10.0) -> int:
+    """SIGKILL the orphaned stubs (they serve no server any more) and wait until they are gone."""
+    orphans = orphaned_stubs()
+    if not orphans:
+        return 0
+    deadline = time.monotonic() + wait_s
+    while True:
+        left = [p for p in orphans if still_running(p)]
+        if not left or time.monotonic() > deadline:
+            break
+        for info in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(info.pid, signal.SIGKILL)
+        time.sleep(0.1)
+    if on_message is not None:
+        on_message(f"Stopped {len(orphans)} model process(es) left by a tritonserver that died.")
+    return len(orphans)

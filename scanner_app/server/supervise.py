@@ -28,8 +28,8 @@ from scanner_app import contract
 from scanner_app.server import shm
 
 log = logging.getLogger(__name__)
-STUB_COMM = "triton_python_ba"  # /proc/PID/comm of triton_python_backend_stub (15 characters)
 PROBE_TIMEOUT_S = 60.0
+FRESH_CHANNEL = [("grpc.use_local_subchannel_pool", 1)]
 
 
 class Supervised(Protocol):
@@ -76,7 +76,7 @@ def stubs_of(pid: int) -> list[Stub]:
     """The live stub processes under the server `pid`."""
     found = []
     for info in shm.descendants(pid):
-        if info.comm != STUB_COMM or info.state in ("Z", "X"):
+        if info.comm != shm.STUB_COMM or info.state in ("Z", "X"):
             continue
         try:
             argv = (shm.PROC / str(info.pid) / "cmdline").read_bytes().split(b"\0")
@@ -99,7 +99,8 @@ def probe_image() -> bytes:
 def probe(url: str, timeout_s: float = PROBE_TIMEOUT_S) -> str | None:
     """None when the pipeline and each ONNX model answer a real request; else what failed."""
     try:
-        with grpcclient.InferenceServerClient(url) as client:
+        # Its own subchannel: not one that other clients' failed connects left in reconnect backoff.
+        with grpcclient.InferenceServerClient(url, channel_args=FRESH_CHANNEL) as client:
             image = grpcclient.InferInput(contract.IMAGE_INPUT, [1, 1], "BYTES")
             image.set_data_from_numpy(np.array([[probe_image()]], dtype=np.object_))
             client.infer(contract.PIPELINE_MODEL, [image], client_timeout=timeout_s)
@@ -107,6 +108,8 @@ def probe(url: str, timeout_s: float = PROBE_TIMEOUT_S) -> str | None:
             crops.set_data_from_numpy(np.zeros((1, 3, 48, 160), np.float32))
             client.infer(contract.RECOGNITION_MODEL, [crops], client_timeout=timeout_s)
     except InferenceServerException as exc:
+        if exc.status() == "StatusCode.DEADLINE_EXCEEDED":
+            return None  # busy is not broken: a loaded server is never restarted for being slow
         return f"end-to-end probe failed: {exc.message() or exc}"
     return None
 

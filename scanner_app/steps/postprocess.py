@@ -21,8 +21,10 @@ from scanner_app.contract import (
     DET_INPUT,
     DET_OUTPUT,
     DETECTION_MODEL,
+    DOCUMENTS_OUTPUT,
     IMAGE_SIZE_OUTPUT,
     KEYS_FILE,
+    LINE_DOCUMENTS_OUTPUT,
     ORIENTATION_MODEL,
     ORIENTATION_OUTPUT,
     ORIGINAL_IMAGE,
@@ -35,7 +37,8 @@ from scanner_app.contract import (
     TEXTS_OUTPUT,
 )
 from scanner_app.ocr.detect import boxes_from_probability
-from scanner_app.ocr.engine import Line
+from scanner_app.ocr.documents import DocumentParams, split_documents
+from scanner_app.ocr.engine import RecognizedLine
 from scanner_app.ocr.orientation import Models, OrientationParams, read_page
 from scanner_app.ocr.params import RecParams
 from scanner_app.steps.common import (
@@ -63,6 +66,8 @@ class TritonPythonModel:
         self.keys = json.loads(keys_path.read_text(encoding="utf-8"))
         # "off" reads every page as sent (the before of benchmarks/orientation.py).
         self.orientation = OrientationParams(enabled=parameter(config, "orientation", "on") != "off")
+        # "off": every page is one document (no search for receipts on a bed).
+        self.documents = DocumentParams(enabled=parameter(config, "documents", "on") != "off")
         self.models = Models(detect=self._detect, classify=self._classify, recognize=self._recognize_batch)
 
     async def execute(self, requests: list[Any]) -> list[Any]:
@@ -86,9 +91,17 @@ class TritonPythonModel:
             )
         except RecognitionError as exc:
             return error_response(str(exc), invalid_argument=False)
+        docs = split_documents(image, page.lines, page.orientation, self.documents)
         sent_size = (int(info[0]), int(info[1]))  # the image as sent: `image` may be downscaled
-        tensors = _line_tensors(_rescaled(page.lines, image.shape[:2], sent_size), sent_size)
-        tensors.append(pb_utils.Tensor(ORIENTATION_OUTPUT, np.array([[page.orientation]], dtype=np.int32)))
+        tensors = _line_tensors(_rescaled(docs.lines, image.shape[:2], sent_size), sent_size)
+        outline_lines = [RecognizedLine(box=box, text="", score=0.0) for box in docs.outlines]
+        outlines = [line.box for line in _rescaled(outline_lines, image.shape[:2], sent_size)]
+        owners = np.array(docs.line_documents, dtype=np.int32).reshape(1, -1)
+        tensors += [
+            pb_utils.Tensor(ORIENTATION_OUTPUT, np.array([[page.orientation]], dtype=np.int32)),
+            pb_utils.Tensor(DOCUMENTS_OUTPUT, np.array(outlines, dtype=np.float32).reshape(1, -1, 4, 2)),
+            pb_utils.Tensor(LINE_DOCUMENTS_OUTPUT, owners),
+        ]
         return pb_utils.InferenceResponse(output_tensors=tensors)
 
     async def _recognize_batch(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -116,7 +129,9 @@ async def _call(model: str, input_name: str, batch: np.ndarray, outputs: tuple[s
     return [pb_utils.get_output_tensor_by_name(response, name).as_numpy() for name in outputs]
 
 
-def _rescaled(lines: list[Line], decoded: tuple[int, int], sent: tuple[int, int]) -> list[Line]:
+def _rescaled(
+    lines: list[RecognizedLine], decoded: tuple[int, int], sent: tuple[int, int]
+) -> list[RecognizedLine]:
     """Boxes from the decoded image's pixels into the pixels of the image as sent."""
     if decoded == sent:
         return lines
@@ -124,7 +139,7 @@ def _rescaled(lines: list[Line], decoded: tuple[int, int], sent: tuple[int, int]
     return [replace(line, box=np.asarray(line.box, dtype=np.float32) * scale) for line in lines]
 
 
-def _line_tensors(lines: list[Line], image_size: tuple[int, int]) -> list[Any]:
+def _line_tensors(lines: list[RecognizedLine], image_size: tuple[int, int]) -> list[Any]:
     boxes = np.array([line.box for line in lines], dtype=np.float32).reshape(1, len(lines), 4, 2)
     texts = np.array([line.text.encode("utf-8") for line in lines], dtype=np.object_).reshape(1, len(lines))
     scores = np.array([line.score for line in lines], dtype=np.float32).reshape(1, len(lines))

@@ -63,8 +63,12 @@ def test_drop_and_close_drop_results_in_flight(qtbot) -> None:
     background.run(lambda: "b", outcomes, on_stale=stale.append)
     release.set()
     qtbot.waitUntil(lambda: stale == ["a"] and outcomes.seen == [("b", None, True)], timeout=WAIT_MS)
-    background.run(lambda: "c", outcomes, on_stale=stale.append)
-    background.close()
+    running, finish = threading.Event(), threading.Event()
+    slow_c = lambda: (running.set(), finish.wait(WAIT_MS / 1000), "c")[2]  # noqa: E731
+    background.run(slow_c, outcomes, on_stale=stale.append)
+    assert running.wait(WAIT_MS / 1000)
+    background.close()  # "c" is running: its result arrives, and is dropped
+    finish.set()
     qtbot.waitUntil(lambda: stale == ["a", "c"], timeout=WAIT_MS)
     background.run(lambda: "d", outcomes, on_stale=stale.append)  # ignored once closed
     assert background.running == 0 and outcomes.seen == [("b", None, True)]
@@ -105,3 +109,16 @@ def test_one_thread_runs_calls_in_the_order_given(qtbot) -> None:
         background.run(lambda i=i: i, lambda result, _error: order.append(result))
     qtbot.waitUntil(lambda: len(order) == 20, timeout=WAIT_MS)
     assert order == list(range(20))
+
+
+def test_close_cancels_calls_not_started_yet(qtbot) -> None:
+    background = Background(threads=1)
+    release, started, ran = threading.Event(), threading.Event(), []
+    background.run(lambda: (started.set(), release.wait(WAIT_MS / 1000)), lambda *_: ran.append("first"))
+    background.run(lambda: ran.append("second"), lambda *_: None)
+    assert started.wait(WAIT_MS / 1000)
+    background.close()
+    release.set()
+    assert background.wait(WAIT_MS)
+    qtbot.waitUntil(lambda: background.running == 0, timeout=WAIT_MS)
+    assert ran == []  # the first one's outcome was dropped, the second never ran

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from scanner_app.core.batch_export import export_store
 from scanner_app.core.fields.batch import batch_rows
+from scanner_app.core.fields.export import FIELDS_CSV
 from scanner_app.core.store import BatchStore
 from scanner_app.gui.connection import ServerConnection
 from scanner_app.gui.document_controller import DocumentController
@@ -69,6 +71,10 @@ def test_a_field_edit_survives_reopening_and_reaches_every_sheet(qtbot, stored, 
     with open(tmp_path / "page.csv", encoding="utf-8-sig", newline="") as handle:
         assert [row["vendor"] for row in csv.DictReader(handle)] == [EDITED]
     assert [row.fields.value("vendor") for row in batch_rows(store)] == [EDITED]  # the batch's sheet
+    written = export_store(store, tmp_path / "cli", ["csv", "json"], fields=True)  # scan --fields, Batch tab
+    with open(tmp_path / "cli" / FIELDS_CSV, encoding="utf-8-sig", newline="") as handle:
+        assert [row["vendor"] for row in csv.DictReader(handle)] == [EDITED]
+    assert any(EDITED in p.read_text(encoding="utf-8") for p in written if p.suffix == ".json")
     table = FieldsBatchTable()
     qtbot.addWidget(table)
     with qtbot.waitSignal(table.loaded, timeout=WAIT_MS):
@@ -97,5 +103,5 @@ def test_an_export_right_after_a_line_edit_holds_the_edit(qtbot, stored, tmp_pat
         document.edit_line(0, "EDITED FIRST LINE")
         controller.export_current(tmp_path / "out", ["txt"])  # queued behind the edit, never beside it
     text = next(p for p in exported.args[0] if p.suffix == ".txt").read_text(encoding="utf-8")
-    assert "EDITED FIRST LINE" in text.splitlines() and original not in text.splitlines()
+    assert "EDITED FIRST LINE" in text and original not in text
     controller.shutdown()

@@ -122,16 +122,16 @@ def test_batch_table_lists_every_page_and_exports_edits(qtbot, tmp_path: Path) -
         qtbot.addWidget(table)
         with qtbot.waitSignal(table.loaded, timeout=WAIT_MS) as signal:
             table.load(store)
-    assert signal.args == [2]
-    by_name = {Path(r.source).name: r for r in table.model.rows}
-    assert by_name["vat.png"].fields.value("vendor") == invoices["vat.png"].truth["seller_name"]
-    assert by_name["en.png"].fields.value("total") == invoices["en.png"].truth["total"]
-    row = [Path(r.source).name for r in table.model.rows].index("en.png")
-    assert table.model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is None
-    assert table.model.setData(table.model.index(row, 6), "0.01")  # total no longer net + tax
-    assert table.model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) == FLAGGED
-    with qtbot.waitSignal(table.exported, timeout=WAIT_MS):
-        table.export_to(tmp_path / "sheet.xlsx")
-    values = {r[0].value: r for r in load_workbook(tmp_path / "sheet.xlsx").active.iter_rows(min_row=2)}
-    en_row = values[str(tmp_path / "en.png")]
-    assert en_row[6].value == 0.01 and "net_tax_total" in en_row[8].value
+        assert signal.args == [2]
+        by_name = {Path(r.source).name: r for r in table.model.rows}
+        assert by_name["vat.png"].fields.value("vendor") == invoices["vat.png"].truth["seller_name"]
+        assert by_name["en.png"].fields.value("total") == invoices["en.png"].truth["total"]
+        row = [Path(r.source).name for r in table.model.rows].index("en.png")
+        assert table.model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is None
+        assert table.model.setData(table.model.index(row, 6), "0.01")  # total no longer net + tax
+        assert table.model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) == FLAGGED
+        with qtbot.waitSignal(table.exported, timeout=WAIT_MS):
+            table.export_to(tmp_path / "sheet.xlsx")
+        values = {r[0].value: r for r in load_workbook(tmp_path / "sheet.xlsx").active.iter_rows(min_row=2)}
+        en_row = values[str(tmp_path / "en.png")]
+        assert en_row[6].value == 0.01 and "net_tax_total" in en_row[8].value

@@ -15,6 +15,7 @@ SOURCES = ("flatbed", "feeder", "duplex")
 MODES = ("color", "gray", "lineart")
 Source = Literal["flatbed", "feeder", "duplex"]
 Mode = Literal["color", "gray", "lineart"]
+Side = Literal["front", "back"]
 # Page sizes in millimetres (width, height); None scans the device's whole area.
 PAGE_SIZES: Mapping[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
@@ -94,7 +95,7 @@ class ScannedPage:
 
     index: int  # 0-based, in the order the device delivered the pages
     image: Image.Image
-    side: Literal["front", "back"] = "front"
+    side: Side = "front"
 
 
 class Device(Protocol):
@@ -113,6 +114,11 @@ class Device(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+def side_of(settings: ScanSettings, index: int) -> Side:
+    """Duplex devices deliver front, back, front, back, ..."""
+    return "back" if settings.source == "duplex" and index % 2 else "front"
 
 
 def check_cancel(cancel: threading.Event) -> None:

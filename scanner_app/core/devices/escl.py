@@ -31,6 +31,7 @@ from scanner_app.core.devices.base import (
     ScannedPage,
     ScanSettings,
     check_cancel,
+    side_of,
     to_8bit,
 )
 
@@ -170,7 +171,7 @@ class EsclDevice:
                     if index == 0 and settings.source != "flatbed":
                         raise DeviceError("empty", f"{self.root}: the feeder is empty: put the receipts in")
                     return
-                side = "back" if settings.source == "duplex" and index % 2 else "front"
+                side = side_of(settings, index)
                 yield ScannedPage(index, image, side)
                 index += 1
                 if settings.source == "flatbed":

@@ -127,6 +127,56 @@ class _Reader(threading.Thread):
             self.error = exc
 
 
+@dataclass(frozen=True)
+class ScanResult:
+    """What came off the device: the pages kept (in order), and how the scan ended."""
+
+    paths: tuple[Path, ...]
+    blank_dropped: int
+    message: str | None  # the device error that ended the scan, if any
+    cancelled: bool
+    folder: Path
+
+
+def scan_pages(
+    device: Device,
+    settings: ScanSettings,
+    folder: Path,
+    *,
+    cancel: threading.Event | None = None,
+    on_event: Callable[[ScanEvent], None] | None = None,
+    on_page: Callable[[Path], None] | None = None,
+    drop_blank_backs: bool = True,
+) -> ScanResult:
+    """Scan into ``folder`` (``page-0001.png``, ...); ``on_page(path)`` as soon as each page is saved.
+
+    A DeviceError or a cancel ends the scan and is reported in the result (never raised): the pages
+    before it are kept.
+    """
+    cancel = cancel or threading.Event()
+    emit = on_event or (lambda event: None)
+    paths: list[Path] = []
+    dropped = 0
+    message, cancelled = None, False
+    try:
+        for page in device.scan(settings, cancel, lambda i, f: emit(ScanProgress(i, f))):
+            if drop_blank_backs and page.side == "back" and is_blank(page.image):
+                dropped += 1
+                emit(BlankDropped(page.index, dropped))
+                continue
+            path = save_page(page, folder)
+            paths.append(path)
+            if on_page is not None:
+                on_page(path)  # before telling anyone: a slow event handler must not hold the reading
+            emit(PageScanned(page.index, page.side, path))
+    except ScanCancelled:
+        cancelled = True
+    except DeviceError as exc:
+        message = str(exc)
+    emit(ScanEnded(len(paths), dropped, message, cancelled))
+    return ScanResult(tuple(paths), dropped, message, cancelled, folder)
+
+
 def scan_to_batch(
     device: Device,
     settings: ScanSettings,
@@ -144,35 +194,25 @@ def scan_to_batch(
     """
     out_dir = Path(out_dir).absolute()
     out_dir.mkdir(parents=True, exist_ok=True)
-    cancel = cancel or threading.Event()
     emit = on_event or (lambda event: None)
-    folder = scan_folder(out_dir)
-    scanned = dropped = 0
-    message, cancelled = None, False
     with BatchStore(out_dir / STORE_NAME) as store:
         reader = _Reader(store, recognize, jobs, emit)
+
+        def queue(path: Path) -> None:
+            store.add_files([path])
+            reader.work.set()
+
         reader.start()
         try:
-            for page in device.scan(settings, cancel, lambda i, f: emit(ScanProgress(i, f))):
-                if drop_blank_backs and page.side == "back" and is_blank(page.image):
-                    dropped += 1
-                    emit(BlankDropped(page.index, dropped))
-                    continue
-                path = save_page(page, folder)
-                store.add_files([path])
-                scanned += 1
-                emit(PageScanned(page.index, page.side, path))
-                reader.work.set()
-        except ScanCancelled:
-            cancelled = True
-        except DeviceError as exc:
-            message = str(exc)
+            scanned = scan_pages(device, settings, scan_folder(out_dir), cancel=cancel, on_event=emit,
+                                 on_page=queue, drop_blank_backs=drop_blank_backs)  # fmt: skip
         finally:
-            emit(ScanEnded(scanned, dropped, message, cancelled))
             reader.scan_over.set()
             reader.work.set()
             reader.join()
         if reader.error is not None:
             raise reader.error
         batch = reader.summary or BatchRunner(store, recognize, jobs).summary()
-    return ScanSummary(scanned, dropped, message, cancelled, folder, batch)
+    return ScanSummary(
+        len(scanned.paths), scanned.blank_dropped, scanned.message, scanned.cancelled, scanned.folder, batch
+    )

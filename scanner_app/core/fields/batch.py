@@ -23,6 +23,13 @@ def batch_rows(store: BatchStore) -> list[SheetRow]:
     return [row for _, row in page_rows(store)]
 
 
+def sheet_edits(store: BatchStore) -> dict[tuple[str, int], dict[str, str]]:
+    """The store's field edits by (source file, page number from 1), as export_fields takes them."""
+    edits = store.field_edits()
+    pages = ((str(r.file.path), p) for r in store.results() for p in r.pages)
+    return {(source, p.index + 1): edits[p.id] for source, p in pages if p.id in edits}
+
+
 def page_rows(store: BatchStore) -> list[tuple[int, SheetRow]]:
     """(page id, row) per page of every done file, line and field edits applied."""
     edits = store.field_edits()

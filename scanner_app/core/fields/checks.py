@@ -8,7 +8,8 @@ from decimal import Decimal
 
 from scanner_app.core.fields.amounts import CENT, parse_chinese_upper, to_decimal
 from scanner_app.core.fields.uscc import LENGTH, is_valid_uscc, looks_like_tax_id
-from scanner_app.core.fields.values import Check, Field
+from scanner_app.core.fields.values import Check, DocumentKind, Field
+from scanner_app.core.fields.vat_checks import item_checks
 
 AMOUNT_FIELDS = ("net", "tax", "total", "rounding")
 
@@ -97,7 +98,7 @@ def _tax_id_checks(fields: Mapping[str, Field]) -> list[Check]:
     return out
 
 
-def run_checks(fields: Mapping[str, Field], kind: str = "receipt") -> list[Check]:
+def run_checks(fields: Mapping[str, Field], kind: DocumentKind = "receipt") -> list[Check]:
     """Every check that applies to these fields (formats, sums, tax rate, 大写, USCC)."""
     return [
         *_format_checks(fields),
@@ -105,4 +106,5 @@ def run_checks(fields: Mapping[str, Field], kind: str = "receipt") -> list[Check
         *_rate_check(fields),
         *_words_check(fields),
         *_tax_id_checks(fields),
+        *item_checks(fields),
     ]

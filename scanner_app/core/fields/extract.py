@@ -9,7 +9,7 @@ from scanner_app.core.fields.checks import run_checks
 from scanner_app.core.fields.dates import parse_date
 from scanner_app.core.fields.header import TextField, find_address, find_vendor, is_title
 from scanner_app.core.fields.ident import find_date, find_number
-from scanner_app.core.fields.layout import Layout, Line
+from scanner_app.core.fields.layout import Layout, LayoutLine
 from scanner_app.core.fields.model import Field, InvoiceFields
 from scanner_app.core.fields.money import (
     Amount,
@@ -22,6 +22,7 @@ from scanner_app.core.fields.money import (
 )
 from scanner_app.core.fields.rules import Rules, VendorTemplate, default_rules
 from scanner_app.core.fields.text import cjk_share
+from scanner_app.core.fields.values import DocumentKind
 from scanner_app.core.fields.vat import extract_vat, is_vat_invoice
 from scanner_app.core.results import PageResult
 
@@ -91,7 +92,7 @@ def _template_fields(layout: Layout, template: VendorTemplate, rules: Rules) -> 
     return out
 
 
-def _first_match(layout: Layout, patterns: tuple) -> tuple[Line, str] | None:
+def _first_match(layout: Layout, patterns: tuple) -> tuple[LayoutLine, str] | None:
     for pattern in patterns:
         for line in layout.top_down():
             m = pattern.search(line.text)
@@ -115,7 +116,7 @@ def extract_fields(page: PageResult, rules: Rules | None = None) -> InvoiceField
         if "seller_name" in found:
             found["vendor"] = found["seller_name"]
             found.pop("address", None)
-        if "currency" not in found or found["currency"].value != "CNY":  # type: ignore[union-attr]
+        if "currency" not in found or found["currency"].value != "CNY":
             lines = found["total"].lines if "total" in found else ()
             found["currency"] = TextField("CNY", lines, 0.9)
     fields = {name: _field(name, f) for name, f in found.items()}
@@ -123,7 +124,7 @@ def extract_fields(page: PageResult, rules: Rules | None = None) -> InvoiceField
         del fields["rounding"]
     if template is not None:
         fields.update(_template_fields(layout, template, rules))
-    kind = "vat_invoice" if vat else "invoice" if _says_invoice(layout, rules) else "receipt"
+    kind: DocumentKind = "vat_invoice" if vat else "invoice" if _says_invoice(layout, rules) else "receipt"
     language = "zh" if cjk_share(page.text) > 0.3 else "en"
     checks = tuple(run_checks(fields, kind))
     return InvoiceFields(fields, checks, kind, language, template.name if template else "")

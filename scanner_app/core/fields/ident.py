@@ -6,7 +6,7 @@ import re
 
 from scanner_app.core.fields.dates import find_dates
 from scanner_app.core.fields.header import TextField
-from scanner_app.core.fields.layout import Layout, Line
+from scanner_app.core.fields.layout import Layout, LayoutLine
 from scanner_app.core.fields.rules import Rules
 from scanner_app.core.fields.text import Keyword, any_keyword, best_keyword
 
@@ -14,7 +14,7 @@ _TIME = re.compile(r"\d{1,2}:\d{2}")
 _TOKEN = re.compile(r"[A-Z0-9][A-Z0-9\-/_.#]*\d[A-Z0-9\-/_.]*|\d+")
 
 
-def _label_context(layout: Layout, line: Line) -> str:
+def _label_context(layout: Layout, line: LayoutLine) -> str:
     """The line's text with the text of its left-hand neighbour (where a label may sit)."""
     left = layout.left_of(line)[:1]
     return " ".join([*(ln.norm for ln in left), line.norm])
@@ -23,7 +23,7 @@ def _label_context(layout: Layout, line: Line) -> str:
 def find_date(layout: Layout, rules: Rules) -> TextField | None:
     """The date next to the heaviest date keyword; else the first date on the page (top down).
     Dates beside an excluded keyword (due date, expiry) are never taken."""
-    best: tuple[float, float, str, tuple[Line, ...]] | None = None
+    best: tuple[float, float, str, tuple[LayoutLine, ...]] | None = None
     for line in layout.top_down():
         dates = find_dates(line.norm, rules.date_order, rules.months)
         if not dates:
@@ -52,12 +52,12 @@ def labelled_token(
 ) -> TextField | None:
     """The code after the heaviest keyword: on its line after the keyword, else the nearest line to
     its right, else the line just below; the token must contain a digit."""
-    best: tuple[float, float, str, tuple[Line, ...]] | None = None
+    best: tuple[float, float, str, tuple[LayoutLine, ...]] | None = None
     for line in layout.lines:
         hit = best_keyword(line.norm, include)
         if hit is None or any_keyword(line.norm, exclude):
             continue
-        found = None
+        found: tuple[str, tuple[LayoutLine, ...]] | None = None
         m = token.search(line.norm[hit[1].end() :].lstrip(" .:：#"))
         if m:
             found = (m[0], (line,))

@@ -10,7 +10,7 @@ from scanner_app.core.results import PageResult, TextLine
 
 
 @dataclass(frozen=True)
-class Line:
+class LayoutLine:
     """One page line: its index in the page, text (raw and normalised), OCR score, bounding box."""
 
     index: int
@@ -35,17 +35,17 @@ class Line:
         return max(self.x1 - self.x0, 1.0)
 
 
-def make_line(index: int, line: TextLine) -> Line:
+def make_line(index: int, line: TextLine) -> LayoutLine:
     xs = [x for x, _ in line.box]
     ys = [y for _, y in line.box]
-    return Line(index, line.text, norm(line.text), line.score, min(xs), min(ys), max(xs), max(ys))
+    return LayoutLine(index, line.text, norm(line.text), line.score, min(xs), min(ys), max(xs), max(ys))
 
 
 @dataclass(frozen=True)
 class Layout:
     """All lines of a page and geometric queries over them."""
 
-    lines: tuple[Line, ...]
+    lines: tuple[LayoutLine, ...]
     width: float
     height: float
 
@@ -56,14 +56,14 @@ class Layout:
         width = page.width or max((ln.x1 for ln in lines), default=1.0)
         return cls(lines, float(width), float(height))
 
-    def by_index(self, index: int) -> Line | None:
+    def by_index(self, index: int) -> LayoutLine | None:
         return next((ln for ln in self.lines if ln.index == index), None)
 
-    def top_down(self) -> list[Line]:
+    def top_down(self) -> list[LayoutLine]:
         """Lines sorted by their top edge, then left edge."""
         return sorted(self.lines, key=lambda ln: (ln.cy, ln.x0))
 
-    def right_of(self, line: Line) -> list[Line]:
+    def right_of(self, line: LayoutLine) -> list[LayoutLine]:
         """Lines on the same row to the right of ``line``, nearest first."""
         out = [
             other for other in self.lines
@@ -71,7 +71,7 @@ class Layout:
         ]  # fmt: skip
         return sorted(out, key=lambda ln: ln.x0)
 
-    def left_of(self, line: Line) -> list[Line]:
+    def left_of(self, line: LayoutLine) -> list[LayoutLine]:
         """Lines on the same row to the left of ``line``, nearest first."""
         out = [
             other for other in self.lines
@@ -79,7 +79,7 @@ class Layout:
         ]  # fmt: skip
         return sorted(out, key=lambda ln: -ln.x1)
 
-    def below(self, line: Line, max_gap: float = 1.5) -> list[Line]:
+    def below(self, line: LayoutLine, max_gap: float = 1.5) -> list[LayoutLine]:
         """Lines starting below ``line`` within ``max_gap`` line heights that overlap it horizontally."""
         out = [
             other for other in self.lines
@@ -88,16 +88,16 @@ class Layout:
         ]  # fmt: skip
         return sorted(out, key=lambda ln: ln.y0)
 
-    def row_text(self, line: Line) -> str:
+    def row_text(self, line: LayoutLine) -> str:
         """Normalised text of ``line`` and its right-hand neighbours, left to right."""
         return " ".join([line.norm, *(ln.norm for ln in self.right_of(line))])
 
 
-def same_row(a: Line, b: Line) -> bool:
+def same_row(a: LayoutLine, b: LayoutLine) -> bool:
     """Vertical overlap of at least half the smaller line's height."""
     overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
     return overlap >= 0.5 * min(a.h, b.h)
 
 
-def mean_score(lines: Sequence[Line]) -> float:
+def mean_score(lines: Sequence[LayoutLine]) -> float:
     return sum(ln.score for ln in lines) / len(lines) if lines else 0.0

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scanner_app.core.fields.checks import run_checks
-from scanner_app.core.fields.values import Check, Field
+from scanner_app.core.fields.values import Check, DocumentKind, Field
 
 LOW_CONFIDENCE = 0.6  # fields below this are flagged for review
 
@@ -27,7 +27,7 @@ class InvoiceFields:
 
     fields: dict[str, Field] = field(default_factory=dict)
     checks: tuple[Check, ...] = ()
-    kind: str = "receipt"  # "receipt" | "invoice" | "vat_invoice"
+    kind: DocumentKind = "receipt"
     language: str = "en"
     template: str = ""  # name of the vendor template that matched, if any
 

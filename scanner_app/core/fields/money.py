@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from scanner_app.core.fields.amounts import find_amounts
-from scanner_app.core.fields.layout import Layout, Line
+from scanner_app.core.fields.layout import Layout, LayoutLine
 from scanner_app.core.fields.rules import Rules
 from scanner_app.core.fields.text import Keyword, any_keyword, best_keyword
 
@@ -19,15 +19,15 @@ class Amount:
     """An amount read for a field: value, the lines it came from, keyword weight, confidence."""
 
     value: Decimal
-    lines: tuple[Line, ...]
+    lines: tuple[LayoutLine, ...]
     weight: float
     confidence: float
     raw: str
 
 
 def value_for(
-    layout: Layout, line: Line, start: int = 0, below: bool = True
-) -> tuple[Decimal, tuple[Line, ...]] | None:
+    layout: Layout, line: LayoutLine, start: int = 0, below: bool = True
+) -> tuple[Decimal, tuple[LayoutLine, ...]] | None:
     """The amount a label line carries: the last amount after ``start`` in its own text, else in
     the nearest line to its right holding one, else (``below``) a line just below that is only an
     amount (a value stacked under its label)."""
@@ -126,7 +126,9 @@ def find_tax(layout: Layout, rules: Rules) -> Amount | None:
     return max(cands, key=lambda c: (c.weight, -c.lines[0].cy), default=None)
 
 
-def find_tax_rate(layout: Layout, tax: Amount | None, rules: Rules) -> tuple[str, tuple[Line, ...]] | None:
+def find_tax_rate(
+    layout: Layout, tax: Amount | None, rules: Rules
+) -> tuple[str, tuple[LayoutLine, ...]] | None:
     """The percentage on the tax line's row, else one on a line naming a tax keyword."""
     rows = [tax.lines[0]] if tax else []
     rows += [ln for ln in layout.lines if any_keyword(ln.norm, rules.words("tax"))]
@@ -137,7 +139,7 @@ def find_tax_rate(layout: Layout, tax: Amount | None, rules: Rules) -> tuple[str
     return None
 
 
-def find_currency(layout: Layout, rules: Rules) -> tuple[str, tuple[Line, ...], float] | None:
+def find_currency(layout: Layout, rules: Rules) -> tuple[str, tuple[LayoutLine, ...], float] | None:
     """ISO 4217 code: a "Currency:" label, else the currency token seen most often on the page."""
     for line in layout.lines:
         hit = best_keyword(line.norm, rules.words("currency_label"))
@@ -146,7 +148,7 @@ def find_currency(layout: Layout, rules: Rules) -> tuple[str, tuple[Line, ...], 
             m = re.search(r"[A-Z]{3}", tail)
             if m:
                 return rules.currencies.get(m[0], m[0]), (line,), 0.95
-    counts: dict[str, list[Line]] = {}
+    counts: dict[str, list[LayoutLine]] = {}
     for line in layout.lines:
         for token, code in rules.currencies.items():
             pattern = rf"(?<![A-Z]){re.escape(token)}(?![A-Z])" if token[:1].isalpha() else re.escape(token)

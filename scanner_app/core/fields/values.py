@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
+
+# What a page is; the VAT checks and fields apply to "vat_invoice" (a Chinese 增值税发票).
+DocumentKind = Literal["receipt", "invoice", "vat_invoice"]
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from decimal import Decimal
 from scanner_app.core.fields.amounts import UPPER_CHARS, find_amounts, format_amount, parse_chinese_upper
 from scanner_app.core.fields.header import TextField
 from scanner_app.core.fields.ident import labelled_token
-from scanner_app.core.fields.layout import Layout, Line
+from scanner_app.core.fields.layout import Layout, LayoutLine
 from scanner_app.core.fields.money import Amount, value_for
 from scanner_app.core.fields.rules import Rules
 from scanner_app.core.fields.text import any_keyword, best_keyword, clean_value
@@ -32,7 +32,7 @@ def is_vat_invoice(layout: Layout, rules: Rules) -> bool:
     return sum(1 for kw in markers if any(kw.search(ln.norm) for ln in layout.lines)) >= 2
 
 
-def _after(layout: Layout, line: Line, end: int) -> tuple[str, tuple[Line, ...]]:
+def _after(layout: Layout, line: LayoutLine, end: int) -> tuple[str, tuple[LayoutLine, ...]]:
     """Text after a label: the rest of the line, else the nearest line to the right."""
     rest = clean_value(line.text[end:] if len(line.text) == len(line.norm) else line.norm[end:])
     if rest:
@@ -68,6 +68,8 @@ def parties(layout: Layout, rules: Rules) -> dict[str, TextField]:
                 found.append(TextField(text, lines, 0.9 * lines[-1].score))
         if not found:
             continue
+        buyer: TextField | None
+        seller: TextField | None
         if anchor is None:
             buyer, seller = found[0], found[-1] if len(found) > 1 else None
         else:
@@ -112,7 +114,8 @@ def net_and_tax(layout: Layout, rules: Rules) -> tuple[Amount, Amount] | None:
             continue
         if "价税" in line.norm:
             continue
-        found: list[tuple[Decimal, Line]] = [(a.value, line) for a in find_amounts(line.norm[hit[1].end() :])]
+        after = line.norm[hit[1].end() :]
+        found: list[tuple[Decimal, LayoutLine]] = [(a.value, line) for a in find_amounts(after)]
         for other in layout.right_of(line):
             found += [(a.value, other) for a in find_amounts(other.norm)]
         if len(found) >= 2:
@@ -123,9 +126,9 @@ def net_and_tax(layout: Layout, rules: Rules) -> tuple[Amount, Amount] | None:
     return None
 
 
-def tax_rate(layout: Layout) -> tuple[str, tuple[Line, ...]] | None:
+def tax_rate(layout: Layout) -> tuple[str, tuple[LayoutLine, ...]] | None:
     """The tax rate when every percentage on the page is the same (e.g. 13%)."""
-    rates: dict[str, list[Line]] = {}
+    rates: dict[str, list[LayoutLine]] = {}
     for line in layout.lines:
         for m in _RATE.finditer(line.norm):
             rates.setdefault(f"{int(m[1])}%", []).append(line)

@@ -12,13 +12,14 @@ from decimal import Decimal
 from statistics import median
 
 from scanner_app.core.fields.amounts import find_amounts, to_decimal
-from scanner_app.core.fields.layout import Layout, Line, same_row
+from scanner_app.core.fields.layout import Layout, LayoutLine, same_row
 from scanner_app.core.fields.money import Amount
 from scanner_app.core.fields.rules import Rules
 from scanner_app.core.fields.text import any_keyword, best_keyword, is_cjk
 
 COLUMNS = ("spec", "unit", "qty", "price", "amount", "rate", "tax")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_YUAN = re.compile(r"(?<![A-Z0-9])[Y¥](?=-?\d)")  # ¥, often read as Y
 _RATE = re.compile(r"^(\d{1,2}(?:\.\d+)?)\s*%$|^(免税|不征税|\*+)$")
 
 
@@ -32,7 +33,7 @@ class Item:
     amount: str
     tax_rate: str
     tax: str
-    lines: tuple[Line, ...]
+    lines: tuple[LayoutLine, ...]
     confidence: float
 
 
@@ -41,7 +42,7 @@ class Table:
     """The header row's y, the 合计 row (if found) and each column header's x-centre."""
 
     top: float
-    total_row: Line | None
+    total_row: LayoutLine | None
     columns: dict[str, float]
 
 
@@ -64,25 +65,35 @@ def find_table(layout: Layout, rules: Rules) -> Table | None:
     return Table(top, total, columns)
 
 
-def _is_total_row(line: Line, rules: Rules) -> bool:
+def _is_total_row(line: LayoutLine, rules: Rules) -> bool:
     hit = best_keyword(line.norm, rules.words("net_tax_row"))
-    return hit is not None and hit[1].start() <= 1 and "价税" not in line.norm and not any_keyword(
-        line.norm, rules.words("total_words") + rules.words("total_figures")
+    return (
+        hit is not None
+        and hit[1].start() <= 1
+        and "价税" not in line.norm
+        and not any_keyword(line.norm, rules.words("total_words") + rules.words("total_figures"))
     )
 
 
-def _rows(lines: list[Line]) -> list[list[Line]]:
-    """Lines grouped into rows top to bottom (boxes much taller than a row are left out)."""
+def _rows(lines: list[LayoutLine]) -> list[list[LayoutLine]]:
+    """Lines grouped into rows top to bottom, each box joined to the row whose rightmost box it
+    overlaps most (left to right, so a slightly crooked scan still keeps its rows); boxes much
+    taller than a row are left out."""
     if not lines:
         return []
     h = median(ln.h for ln in lines)
-    rows: list[list[Line]] = []
-    for line in sorted((ln for ln in lines if ln.h <= 1.6 * h), key=lambda ln: ln.cy):
-        if rows and abs(line.cy - sum(ln.cy for ln in rows[-1]) / len(rows[-1])) <= 0.45 * h:
-            rows[-1].append(line)
+    rows: list[list[LayoutLine]] = []
+    for line in sorted((ln for ln in lines if ln.h <= 1.6 * h), key=lambda ln: ln.x0):
+        best = max(rows, key=lambda r: _overlap(r[-1], line), default=None)
+        if best is not None and _overlap(best[-1], line) >= 0.5 * min(best[-1].h, line.h):
+            best.append(line)
         else:
             rows.append([line])
-    return [sorted(r, key=lambda ln: ln.x0) for r in rows]
+    return sorted(rows, key=lambda r: min(ln.cy for ln in r))
+
+
+def _overlap(a: LayoutLine, b: LayoutLine) -> float:
+    return min(a.y1, b.y1) - max(a.y0, b.y0)
 
 
 def _nearest(columns: dict[str, float], x: float, among: tuple[str, ...]) -> str | None:
@@ -90,27 +101,37 @@ def _nearest(columns: dict[str, float], x: float, among: tuple[str, ...]) -> str
     return min(known, key=lambda c: abs(columns[c] - x)) if known else None
 
 
-def _cells(row: list[Line], table: Table) -> tuple[str, dict[str, str]]:
-    """A row's name (its CJK/starred text at the left) and its cells by column."""
-    name_parts, numbers, cells = [], [], {}
+def _tokens(row: list[LayoutLine]) -> list[tuple[str, float]]:
+    """A row's whitespace-separated tokens with their estimated x-centres (OCR may glue two cells)."""
+    out = []
     for line in row:
-        for token in unicodedata.normalize("NFKC", line.text).split():
-            t = token.strip("¥")
-            if _RATE.match(t):
-                cells["rate"] = t
-            elif _NUMBER.fullmatch(t):
-                numbers.append((t, (line.x0 + line.x1) / 2))
-            elif any(is_cjk(c) or c == "*" for c in t) and not numbers and "rate" not in cells:
-                name_parts.append(t)
-            elif "name" in cells or name_parts:
-                cells.setdefault("unit" if len(t) <= 2 else "spec", t)
-    name = ""
-    if name_parts:
-        name, rest = name_parts[0], name_parts[1:]
-        for t in rest:  # spec / unit are short cells further right
-            cells.setdefault("unit" if len(t) <= 2 else "spec", t)
-    before = [n for n in numbers if "rate" not in cells or n[1] < _rate_x(row)]
-    after = [n for n in numbers if n not in before]
+        text = unicodedata.normalize("NFKC", line.text)
+        for m in re.finditer(r"\S+", text):
+            out.append(
+                (_YUAN.sub("", m[0]), line.x0 + line.w * (m.start() + m.end()) / 2 / max(len(text), 1))
+            )
+    return out
+
+
+def _cells(row: list[LayoutLine], table: Table) -> tuple[str, dict[str, str]]:
+    """A row's name (its CJK/starred text at the left) and its cells by column: numbers are read
+    by their order around the rate (quantity, unit price, amount | rate | tax)."""
+    name_parts: list[str] = []
+    numbers: list[tuple[str, float]] = []
+    cells: dict[str, str] = {}
+    rate_x = float("inf")
+    for t, x in _tokens(row):
+        if _RATE.match(t):
+            cells["rate"], rate_x = t, x
+        elif _NUMBER.fullmatch(t):
+            numbers.append((t, x))
+        elif any(is_cjk(c) or c == "*" for c in t) and not numbers and "rate" not in cells and not name_parts:
+            name_parts.append(t)
+    name = name_parts[0] if name_parts else ""
+    before = [n for n in numbers if n[1] < rate_x]
+    after = [n for n in numbers if n[1] > rate_x]
+    if not after and numbers and _nearest(table.columns, numbers[-1][1], ("amount", "tax")) == "tax":
+        before, after = numbers[:-1], numbers[-1:]  # no rate printed (免税 as ***, or lost)
     if after:
         cells["tax"] = after[-1][0]
     if before:
@@ -119,16 +140,8 @@ def _cells(row: list[Line], table: Table) -> tuple[str, dict[str, str]]:
         if len(lead) >= 2:
             cells["qty"], cells["price"] = lead[-2][0], lead[-1][0]
         elif lead:
-            col = _nearest(table.columns, lead[0][1], ("qty", "price")) or "qty"
-            cells[col] = lead[0][0]
+            cells[_nearest(table.columns, lead[0][1], ("qty", "price")) or "qty"] = lead[0][0]
     return name, cells
-
-
-def _rate_x(row: list[Line]) -> float:
-    for line in row:
-        if any(_RATE.match(t.strip()) for t in line.text.split()):
-            return (line.x0 + line.x1) / 2
-    return float("inf")
 
 
 def read_items(layout: Layout, table: Table) -> list[Item]:
@@ -139,10 +152,12 @@ def read_items(layout: Layout, table: Table) -> list[Item]:
     for row in _rows(body):
         name, cells = _cells(row, table)
         if not cells.get("amount"):
-            if name and items:  # the rest of a long name, wrapped onto its own row
-                prev = items[-1]
+            prev = items[-1] if items else None
+            # the rest of a long name, wrapped onto its own row under the name's start
+            if name and prev is not None and abs(row[0].x0 - prev.lines[0].x0) <= 2 * row[0].h:
+                conf = min(prev.confidence, *(ln.score for ln in row))
                 items[-1] = Item(prev.name + name, prev.quantity, prev.unit_price, prev.amount, prev.tax_rate,
-                                 prev.tax, (*prev.lines, *row), min(prev.confidence, *(ln.score for ln in row)))  # fmt: skip
+                                 prev.tax, (*prev.lines, *row), conf)  # fmt: skip
             continue
         items.append(Item(name, cells.get("qty", ""), cells.get("price", ""), cells["amount"],
                           cells.get("rate", ""), cells.get("tax", ""), tuple(row),
@@ -156,10 +171,10 @@ def total_row(layout: Layout, table: Table) -> tuple[Amount | None, Amount | Non
     row = table.total_row
     if row is None:
         return None, None
-    found: list[tuple[Decimal, Line, float]] = []
+    found: list[tuple[Decimal, LayoutLine, float]] = []
     for line in [row, *layout.right_of(row)]:
         text = line.norm[len(line.norm) - len(line.norm.lstrip("合计 ")) :] if line is row else line.norm
-        for a in find_amounts(text.replace("¥", " ")):
+        for a in find_amounts(_YUAN.sub(" ", text)):
             found.append((a.value, line, (line.x0 + line.x1) / 2))
     net = tax = None
     if {"amount", "tax"} <= table.columns.keys():
@@ -177,7 +192,7 @@ def total_row(layout: Layout, table: Table) -> tuple[Amount | None, Amount | Non
     return net, tax
 
 
-def item_fields(items: list[Item]) -> dict[str, tuple[str, tuple[Line, ...], float]]:
+def item_fields(items: list[Item]) -> dict[str, tuple[str, tuple[LayoutLine, ...], float]]:
     """``item1_name`` ... ``itemN_tax``: value, lines, confidence."""
     out = {}
     for n, item in enumerate(items, 1):

@@ -8,14 +8,16 @@ import re
 from dataclasses import dataclass
 
 from scanner_app.core.fields.header import TextField
-from scanner_app.core.fields.layout import Layout, Line, same_row
+from scanner_app.core.fields.layout import Layout, LayoutLine, same_row
 from scanner_app.core.fields.rules import Rules
-from scanner_app.core.fields.text import best_keyword, clean_value, is_cjk
+from scanner_app.core.fields.text import Keyword, best_keyword, clean_value, is_cjk
 from scanner_app.core.fields.vat_cells import compact
 from scanner_app.core.fields.vat_seal import Seal, cut_seal_tail, cut_seal_words, is_seal_text
 
 TAX_ID = re.compile(r"[0-9A-Z]{15,20}")
-PHONE = re.compile(r"(?:\+?86[-\s]?)?(?:0\d{2,3}[-\s]?\d{7,8}|1[3-9]\d{9}|\d{3,4}-\d{7,8}|\d{7,8})(?:[-转]\d{1,5})?")
+PHONE = re.compile(
+    r"(?:\+?86[-\s]?)?(?:0\d{2,3}[-\s]?\d{7,8}|1[3-9]\d{9}|\d{3,4}-\d{7,8}|\d{7,8})(?:[-转]\d{1,5})?"
+)
 ACCOUNT = re.compile(r"\d[\d\s-]{6,}\d")
 MAX_GAP = 3.0  # between a label's value and the next box of the same value, in line heights
 LABELS = (("name", "party_name"), ("tax_id", "party_tax_id"), ("address", "party_address"),
@@ -31,36 +33,42 @@ class Context:
     seals: list[Seal]
     anchor: float | None
 
-    def seal_words(self):  # noqa: ANN201 - a tuple of Keyword
+    def seal_words(self) -> tuple[Keyword, ...]:
         return self.rules.words("seal")
 
-    def is_seal(self, line: Line) -> bool:
+    def is_seal(self, line: LayoutLine) -> bool:
         return is_seal_text(line, self.seals, self.seal_words())
 
 
-def _margins(ctx: Context, category: str) -> list[Line]:
+def _margins(ctx: Context, category: str) -> list[LayoutLine]:
     """Vertical margin labels (购买方 / 销售方 / 密码区 / 备注), as merged lines."""
     wanted = {compact(kw.text) for kw in ctx.rules.words(category)}
     return [ln for ln in ctx.layout.lines if compact(ln.text) in wanted]
 
 
-def _role(ctx: Context, line: Line) -> str | None:
-    for role in ("buyer", "seller"):
-        if any(m.y0 - 0.5 * line.h <= line.cy <= m.y1 + 0.5 * line.h and m.x1 <= line.x0 + line.h
-               for m in _margins(ctx, f"{role}_margin")):  # fmt: skip
-            return role
+def _role(ctx: Context, line: LayoutLine) -> str | None:
+    """The block a label belongs to: the nearest 购买方 / 销售方 margin on its left (blocks side by
+    side, as on 数电票, each have one), else above or below the item table."""
+    near = [
+        (m.x1, role) for role in ("buyer", "seller") for m in _margins(ctx, f"{role}_margin")
+        if m.y0 - 0.5 * line.h <= line.cy <= m.y1 + 0.5 * line.h and m.x1 <= line.x0 + line.h
+    ]  # fmt: skip
+    if near:
+        return max(near)[1]
     if ctx.anchor is None:
         return None
     return "buyer" if line.cy < ctx.anchor else "seller"
 
 
-def _boundary(ctx: Context, line: Line) -> float:
-    """Where the block's own column ends on this row: the 密码区 / 备注 margin, else the page."""
-    edges = [m.x0 for m in _margins(ctx, "side_margin") if m.x0 > line.x1 - 1 and same_row(m, line)]
+def _boundary(ctx: Context, line: LayoutLine) -> float:
+    """Where the block's own column ends on this row: the next margin (密码区, 备注, the other
+    party's), else the page."""
+    margins = [m for cat in ("side_margin", "buyer_margin", "seller_margin") for m in _margins(ctx, cat)]
+    edges = [m.x0 for m in margins if m.x0 > line.x1 - 1 and same_row(m, line)]
     return min(edges, default=ctx.layout.width + 1)
 
 
-def value_after(ctx: Context, line: Line, end: int) -> tuple[str, tuple[Line, ...]]:
+def value_after(ctx: Context, line: LayoutLine, end: int) -> tuple[str, tuple[LayoutLine, ...]]:
     """The text after a label at ``end`` in ``line``, continued by the boxes right of it on the row
     (same column, no wider gap than a value's own, no seal text)."""
     text = line.text if len(line.text) == len(line.norm) else line.norm
@@ -90,7 +98,8 @@ def split_tail(value: str, pattern: re.Pattern[str], seal_ids: tuple[str, ...]) 
         return clean_value(value), ""
     m = matches[-1] if len(matches[-1][0]) >= 7 else matches[0]
     found = cut_seal_tail(tail[m.start() :], seal_ids, pattern)
-    found = found[: pattern.match(found).end()] if pattern.match(found) else found
+    whole = pattern.match(found)
+    found = found[: whole.end()] if whole else found
     return clean_value(head + tail[: m.start()]), clean_value(found)
 
 

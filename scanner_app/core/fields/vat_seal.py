@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from scanner_app.core.fields.layout import Layout, Line
+from scanner_app.core.fields.layout import Layout, LayoutLine
 from scanner_app.core.fields.text import Keyword, any_keyword
 
 # The seal's width and height in widths of its 发票专用章 line (a 40 x 30 mm oval, 20 mm of text).
@@ -24,7 +24,7 @@ class Seal:
     rx: float
     ry: float
 
-    def covers(self, line: Line) -> bool:
+    def covers(self, line: LayoutLine) -> bool:
         """The line's centre lies inside the oval."""
         dx, dy = (line.x0 + line.x1) / 2 - self.cx, line.cy - self.cy
         return (dx / self.rx) ** 2 + (dy / self.ry) ** 2 <= 1.0
@@ -47,7 +47,7 @@ def find_seals(layout: Layout, words: tuple[Keyword, ...]) -> list[Seal]:
     return out
 
 
-def is_seal_text(line: Line, seals: list[Seal], words: tuple[Keyword, ...]) -> bool:
+def is_seal_text(line: LayoutLine, seals: list[Seal], words: tuple[Keyword, ...]) -> bool:
     """A seal word, or a line whose centre lies in a seal."""
     return any_keyword(line.norm, words) or any(s.covers(line) for s in seals)
 

@@ -43,6 +43,13 @@ class ViewerPanel(QWidget):
             action.setCheckable(True)
             action.setChecked(settings.value(f"viewer/{name}", getattr(style, name), type=bool))
             self._actions[name] = action
+        # The server's orientation (ORIENTATION): the page is shown upright; unchecking undoes it.
+        self._document, self._upright_turn = document, 0
+        upright = self._action(toolbar, "Ctrl+U", self._apply_upright)
+        upright.setCheckable(True)
+        upright.setChecked(True)
+        self._actions["upright"] = upright
+        document.page_changed.connect(self._apply_upright)
         toolbar.addSeparator()
         self._actions["copy_all"] = self._action(toolbar, "Ctrl+Shift+C", self.copy_all_requested.emit)
         self._retranslate()
@@ -68,6 +75,7 @@ class ViewerPanel(QWidget):
             "actual": self.tr("100%"), "rotate_left": self.tr("Rotate left"),
             "rotate_right": self.tr("Rotate right"), "show_boxes": self.tr("Boxes"),
             "show_text": self.tr("Text"), "show_scores": self.tr("Scores"), "copy_all": self.tr("Copy all"),
+            "upright": self.tr("Upright"),
         }  # fmt: skip
         for name, text in texts.items():
             action = self._actions[name]
@@ -91,6 +99,14 @@ class ViewerPanel(QWidget):
         for name, value in values.items():
             settings.setValue(f"viewer/{name}", value)
         self.canvas.set_style(dataclasses.replace(self.canvas.style_options, **values))
+
+    def _apply_upright(self) -> None:
+        """Turn the view by the page's orientation while "upright" is on, back when it is off."""
+        page = self._document.page
+        wanted = page.orientation if page is not None and self._actions["upright"].isChecked() else 0
+        if wanted != self._upright_turn:
+            self.canvas.rotate_by(wanted - self._upright_turn)
+            self._upright_turn = wanted
 
     def _on_zoom_changed(self, zoom: float) -> None:
         self._zoom_label.setText(f"  {zoom * 100:.0f}%")
