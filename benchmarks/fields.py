@@ -36,6 +36,7 @@ from scanner_app.core.fields.dates import parse_date
 from scanner_app.core.results import PageResult
 
 GOALS = {"total": 0.95, "date": 0.95, "company": 0.85, "address": 0.70}
+GOAL_SET = "sroie-dev"
 OURS = {"company": "vendor", "date": "date", "address": "address", "total": "total"}
 
 
@@ -140,20 +141,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not all((out / f"{p.stem}.json").is_file() for p in images):
             print(f"{label}: no NNN.json for every receipt in {out}; set left out", file=sys.stderr)
             continue
-        print(f"{label}: {'OCR in ' + str(out) if args.pred else 'the app OCR'} ({out})")
+        print(f"{label}: {'OCR' if args.pred else 'the app OCR'} from {out}")
         table[label] = score(out, data, [p.stem for p in images])
     labels = list(table)
     if not labels:
         return 1
-    print("SROIE fields, exact (loose) per set; goals apply to every set")
+    # The goals are set on the larger set (issue 16); the others are reported beside it.
+    judged = [label for label in labels if label.startswith(GOAL_SET + " ")] or labels
+    print(f"SROIE fields, exact (loose) per set; goals apply to {', '.join(judged)}")
     print(f"{'field':<10}" + "".join(f"{label:>22}" for label in labels) + f"{'goal':>8}")
     ok = True
     for field, goal in GOALS.items():
         cells = []
         for label in labels:
             strict, loose = _rates(table[label], field)
-            ok &= strict >= goal
-            cells.append(f"{strict:.2f} ({loose:.2f}) {'PASS' if strict >= goal else 'FAIL'}")
+            verdict = ("PASS" if strict >= goal else "FAIL") if label in judged else ""
+            ok &= strict >= goal or label not in judged
+            cells.append(f"{strict:.2f} ({loose:.2f}) {verdict:<4}")
         print(f"{field:<10}" + "".join(f"{c:>22}" for c in cells) + f"{goal:>8.2f}")
     if args.per_image:
         for label in labels:

@@ -183,8 +183,7 @@ def bench(
             "bench",
             "--concurrency",
             str(concurrency),
-            "--duration",
-            str(args.duration),
+            *(["--requests", str(args.requests)] if args.requests else ["--duration", str(args.duration)]),
             "--warmup",
             str(args.warmup),
             "--window",
@@ -307,7 +306,7 @@ def markdown(rows: list[Row], meta: dict) -> str:
     lines = [
         f"# GPU check: {meta['device']}",
         "",
-        f"{meta['images']} receipts, {meta['duration_s']} s per level after {meta['warmup_s']} s warm-up; "
+        f"{meta['images']} receipts, {meta['measure']} per level after {meta['warmup_s']} s warm-up; "
         f"`python benchmarks/gpu_check.py {meta['argv']}` on {meta['date']}.",
         "",
         "| server | concurrency | images/s | p50 ms | p99 ms | GPU util % | GPU mem MiB "
@@ -319,7 +318,8 @@ def markdown(rows: list[Row], meta: dict) -> str:
         det, rec = batch.get("text_detection"), batch.get("text_recognition")
         lines.append(
             f"| {r.label()} | {r.concurrency} | {r.images_per_s:.2f} | {r.p50_ms:.0f} | {r.p99_ms:.0f} | "
-            f"{_fmt(r.gpu_util_pct)} | {_fmt(r.gpu_mem_mib)} | {_fmt(det)} / {_fmt(rec)} | "
+            f"{_fmt(r.gpu_util_pct)} | {_fmt(r.gpu_mem_mib)} | "
+            f"{_fmt(det, '{:.2f}')} / {_fmt(rec, '{:.2f}')} | "
             f"{_fmt(r.speedup, '{:.2f}x')} | {r.errors} |"
         )
     lines += [
@@ -346,6 +346,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--concurrency", default="1,8,32", help="levels (default 1,8,32)")
     parser.add_argument("--instances", default="1,2,4", help="instances per ONNX model (default 1,2,4)")
     parser.add_argument("--duration", type=float, default=5.0, help="seconds measured per level")
+    parser.add_argument(
+        "--requests", type=int, default=0, help="measure N requests per level instead (a slow CPU)"
+    )
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--window", type=float, default=1.0)
     parser.add_argument("--images", type=int, default=16, help="real receipts used (default 16)")
@@ -387,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         "device": plan.describe(),
         "images": len(files),
         "duration_s": args.duration,
+        "measure": f"{args.requests} requests" if args.requests else f"{args.duration:g} s",
         "warmup_s": args.warmup,
         "argv": " ".join(sys.argv[1:]),
         "date": time.strftime("%Y-%m-%d"),

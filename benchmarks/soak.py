@@ -171,12 +171,13 @@ def report(samples: list[tuple[float, dict[str, tuple[int, float]]]], warmup_s: 
     names = sorted({n for _, s in samples for n in s}, key=lambda n: (n != "tritonserver", n))
     print(
         f"\n{'process':28} {'start MB':>9} {'end MB':>9} {'peak MB':>9} {'slope MB/min':>13}"
-        "  (slope after warm-up, last pid)"
+        "  (slope: the last process of that name, after its first warm-up seconds)"
     )
     for name in names:
         series = [(t, s[name]) for t, s in samples if name in s]
         last_pid = series[-1][1][0]
-        tail = [(t, rss) for t, (pid, rss) in series if pid == last_pid and t >= warmup_s]
+        life = [(t, rss) for t, (pid, rss) in series if pid == last_pid]  # since its (re)start
+        tail = [(t, rss) for t, rss in life if t >= life[0][0] + warmup_s]
         peak = max(r for _, (_, r) in series)
         print(f"{name:28} {series[0][1][1]:9.0f} {series[-1][1][1]:9.0f} {peak:9.0f} {slope(tail):13.2f}")
 

@@ -70,8 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 checked, qr = cross_check_image(fields, invoice.doc.image)
                 qr_checks = [c.ok for c in checked.checks if c.name.startswith("qr_")]
                 rows[layout][-1] += bool(qr) and bool(qr_checks) and all(qr_checks)
-                misses += [f"{layout}-{seed} {k}: {got.get(k)!r} != {v!r}" for k, v in invoice.truth.items()
-                           if got.get(k) != v]  # fmt: skip
+                misses += [f"{layout}-{seed} {k}: {got.get(k)!r} != {v!r} (flags: {fields.flags(k)})"
+                           for k, v in invoice.truth.items() if got.get(k) != v]  # fmt: skip
         for wrong in WRONG:
             invoice = render_fapiao(0, "company", wrong)
             fields = extract_fields(client.recognize(encode(invoice.doc.image), f"wrong-{wrong}.png"))

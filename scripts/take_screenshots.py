@@ -4,8 +4,9 @@
 
 Re-runs itself under ``xvfb-run`` when there is no display. Uses throw-away settings (nothing of
 the user's is read or changed), starts the embedded Triton like a first run, and saves:
-document.png (the sample invoice with its overlay), batch.png (a batch mid-run), server.png,
-document_zh_CN.png (the Chinese UI), stress.png (the stakeholder demo: the baseline, then Triton).
+document.png (the sample invoice with its overlay), fields.png (its Fields tab), batch.png
+(a batch mid-run), server.png, document_zh_CN.png (the Chinese UI), stress.png (the stakeholder
+demo: the baseline, then Triton).
 """
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ def main() -> int:
         window.document.select([4])
         window.document.set_hovered(9)
         shoot(window, args.out / "document.png")
+        window.main_actions.actions["tab_fields"].trigger()  # the invoice's fields beside it
+        shoot(window, args.out / "fields.png")
+        window.side_tabs.setCurrentIndex(0)
 
         folder = scratch / "receipts"
         folder.mkdir()

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT / "scanner_app" / "gui"
 I18N = ROOT / "resources" / "i18n"
 LANGUAGES = ("zh_CN",)
+PLURALS_ONLY = ("en",)  # the source language: a catalogue of plural forms only ("1 file", "2 files")
 
 
 def tool(name: str) -> str:
@@ -52,12 +53,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     files = sorted(str(p.relative_to(ROOT)) for p in SOURCES.rglob("*.py"))
     status = 0
-    for language in LANGUAGES:
+    for language in LANGUAGES + PLURALS_ONLY:
         ts = I18N / f"scanner_app_{language}.ts"
         if not args.check:
             I18N.mkdir(parents=True, exist_ok=True)
             ts_arg = str(ts.relative_to(ROOT))
-            lupdate = [tool("pyside6-lupdate"), *files, "-no-obsolete", "-ts", ts_arg]
+            only = ["-pluralonly"] if language in PLURALS_ONLY else []
+            lupdate = [tool("pyside6-lupdate"), *files, "-no-obsolete", *only, "-ts", ts_arg]
             subprocess.run(lupdate, cwd=ROOT, check=True)
             subprocess.run([tool("pyside6-lrelease"), str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True)
         missing = unfinished(ts)

@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,8 @@ def closed_port() -> int:
 
 
 FAST = ClientOptions(timeout_s=10.0, retries=3, backoff_base_s=0.2, backoff_max_s=1.0)
+# The real pipeline on two servers at once: a request may wait long on a shared 2-core machine.
+REAL = replace(FAST, timeout_s=120.0)
 
 
 # Retries -----------------------------------------------------------------------------------
@@ -325,7 +328,7 @@ def test_pool_loses_no_request_when_a_server_stops_gracefully(tmp_path: Path) ->
 
 
 def test_pool_spreads_the_load(two_servers: list[EmbeddedServer]) -> None:
-    with EndpointPool([s.grpc_url for s in two_servers], FAST) as pool:
+    with EndpointPool([s.grpc_url for s in two_servers], REAL) as pool:
         assert len(pool.connect()) == 2
         started = time.monotonic()
         texts = run_requests(pool, 40, 8)
@@ -342,7 +345,7 @@ def test_pool_loses_no_request_when_a_server_dies_and_takes_it_back(
     alive, victim = two_servers
     url = victim.grpc_url
     assert victim.pid is not None
-    with EndpointPool([alive.grpc_url, url], FAST, health_interval_s=1.0) as pool:
+    with EndpointPool([alive.grpc_url, url], REAL, health_interval_s=1.0) as pool:
         texts = run_requests(pool, 40, 8, after=8, then=lambda: os.killpg(victim.pid, signal.SIGKILL))
         assert texts == ["POOL TEST 4711"] * 40
         victim.stop()

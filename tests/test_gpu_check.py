@@ -37,7 +37,7 @@ def test_without_a_gpu_it_fails_loudly_instead_of_measuring_the_cpu() -> None:
 @pytest.mark.slow
 def test_cpu_mode_measures_the_baseline_and_each_triton_configuration(tmp_path: Path) -> None:
     done = _run(
-        "--cpu", "--duration", "1", "--warmup", "0.5", "--window", "0.5", "--concurrency", "1,2",
+        "--cpu", "--requests", "4", "--warmup", "0", "--window", "0.5", "--concurrency", "1,2",
         "--instances", "1", "--images", "2", "--out", str(tmp_path), "--no-perf-analyzer",
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

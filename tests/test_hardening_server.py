@@ -112,11 +112,11 @@ def test_abandoned_requests_are_dropped_and_do_not_delay_the_next(
 ) -> None:
     data = probe_image_bytes()
 
-    def executions() -> int:
-        stats = client.get_inference_statistics(contract.PREPROCESS_MODEL)
-        return sum(m.execution_count for m in stats.model_stats)
+    def completed() -> int:  # requests that went through the whole pipeline's work
+        stats = client.get_inference_statistics(contract.POSTPROCESS_MODEL)
+        return sum(m.inference_stats.success.count for m in stats.model_stats)
 
-    before = executions()
+    before = completed()
     answered, lock, errors = threading.Event(), threading.Lock(), []
 
     def done(result: object, error: InferenceServerException | None) -> None:
@@ -130,9 +130,10 @@ def test_abandoned_requests_are_dropped_and_do_not_delay_the_next(
     assert answered.wait(120)
     result = client.infer(contract.PIPELINE_MODEL, [_image(data)], client_timeout=300)
     assert result.as_numpy(contract.TEXTS_OUTPUT) is not None
-    ran = executions() - before - 1  # the normal request ran once
+    ran = completed() - before - 1  # the normal request ran once
     assert set(errors) == {"StatusCode.DEADLINE_EXCEEDED"}
-    assert ran < 20, f"{ran} of 100 abandoned requests were still run"
+    # Rejected in the queue, or dropped by the first step that saw its client had gone.
+    assert ran <= 10, f"{ran} of 100 abandoned requests were still run to the end"
 
 
 def probe_image_bytes() -> bytes:

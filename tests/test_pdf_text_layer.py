@@ -15,6 +15,7 @@ from pathlib import Path
 
 import jsonschema
 import numpy as np
+import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 from reportlab.lib.utils import ImageReader
@@ -23,6 +24,7 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 
 from scanner_app.core.images import iter_pages
+from scanner_app.core.results import PageResult
 from scanner_app.core.schema import PAGE_SCHEMA
 from scanner_app.server.embedded import EmbeddedServer
 
@@ -134,6 +136,32 @@ def test_text_layer_boxes_land_on_the_rendered_glyphs(pdfs: dict[str, Path]) -> 
     assert (ink & ~covered).sum() <= 0.01 * ink.sum()  # every glyph is inside some line's box
 
 
+def test_rotated_page_lines_read_upright(pdfs: dict[str, Path], tmp_path: Path) -> None:
+    rotated = tmp_path / "rotated.pdf"
+    doc = pdfium.PdfDocument(pdfs["text"])
+    doc[0].set_rotation(90)  # a landscape /Rotate: rendered sideways
+    doc.save(rotated)
+    doc.close()
+    page = _only_page(rotated)
+    layer = page.text_layer
+    assert layer is not None and layer.usable and layer.orientation == 270
+    assert [line.text for line in layer.lines][:2] == [LATIN[0][2], LATIN[1][2]]
+    result = PageResult(
+        "r.pdf", page.image.width, page.image.height, layer.lines, orientation=layer.orientation
+    )
+    assert result.upright_size == (page.image.height, page.image.width)  # portrait again
+    ink = np.asarray(page.image.convert("L")) < 128
+    covered = np.zeros_like(ink)
+    for line in layer.lines:
+        xs, ys = [x for x, _ in line.box], [y for _, y in line.box]
+        covered[int(min(ys)) - 2 : int(max(ys)) + 3, int(min(xs)) - 2 : int(max(xs)) + 3] = True
+    assert (ink & ~covered).sum() <= 0.01 * ink.sum()
+    (left, top), *_ = result.upright_lines()[0].box
+    scale = page.image.height / PAGE[0]
+    assert left == pytest.approx(LATIN[0][0] * scale, abs=3)  # upright, it starts where it was drawn
+    assert top < (PAGE[1] - LATIN[0][1]) * scale
+
+
 def test_image_only_page_has_no_text_layer(pdfs: dict[str, Path]) -> None:
     assert _only_page(pdfs["image"]).text_layer is None
 
@@ -194,7 +222,7 @@ def _scan(triton: EmbeddedServer, pdf: Path, out: Path, *extra: str) -> list[dic
     command = [sys.executable, "-m", "scanner_app.cli", "scan", str(pdf), "--server", triton.grpc_url]
     result = subprocess.run([*command, "--json", str(out), "--quiet", *extra], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    return [json.loads((out / f"{pdf.stem}.pdf#p{i}.json").read_text()) for i in (1, 2, 3)]
+    return [json.loads((out / f"{pdf.stem}_p{i}.json").read_text()) for i in (1, 2, 3)]
 
 
 def test_mixed_document_through_the_server(

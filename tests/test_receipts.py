@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
 from scanner_app.core.client import OcrClient
-from scanner_app.core.fields.export import page_fields_json
+from scanner_app.core.fields.export import FIELDS_CSV, page_fields_json
 from scanner_app.ocr.documents import DocumentParams, assign_lines, find_documents
 from scanner_app.samples import distinct_receipts, encode, render_invoice
 from scanner_app.samples_glass import lay_on_glass
@@ -83,3 +89,24 @@ def test_an_ordinary_page_is_exactly_one_receipt(client: OcrClient) -> None:
     assert page.receipts == () and len(page.documents()) == 1
     (entry,) = page.to_json()["receipts"]
     assert len(entry["lines"]) == len(page.lines) > 10
+
+
+def test_scan_splits_a_glass_page_into_receipt_files_and_rows(triton: EmbeddedServer, tmp_path: Path) -> None:
+    receipts = distinct_receipts(2, seed=7)
+    image = tmp_path / "glass.jpg"
+    image.write_bytes(encode(lay_on_glass([d.image for d in receipts], seed=8).image, "JPEG"))
+    out, pages = tmp_path / "out", tmp_path / "pages"
+    options = ["--server", triton.grpc_url, "--out", str(out), "--json", str(pages)]
+    command = [sys.executable, "-m", "scanner_app.cli", "scan", str(image), *options]
+    command += ["--split-receipts", "--fields", "--quiet"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "1 pages (2 receipts)" in done.stderr
+    vendors = [d.lines[0].text for d in receipts]
+    for k, vendor in enumerate(vendors, 1):
+        text = (pages / f"glass.receipt-{k}.txt").read_text(encoding="utf-8")
+        assert vendor in text and not any(other in text for other in vendors if other != vendor)
+        assert json.loads((pages / f"glass.receipt-{k}.json").read_text(encoding="utf-8"))["receipts"] == 2
+    with open(out / FIELDS_CSV, encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["file"].endswith(f"(receipt {k})") for k, row in enumerate(rows, 1)] == [True, True]

@@ -103,7 +103,7 @@ def test_folder_with_hostile_files(triton: EmbeddedServer, tmp_path: Path) -> No
     hyperlink = [c for c in cells if "HYPERLINK" in c]
     assert hyperlink and all(c.startswith("'") for c in hyperlink), hyperlink
 
-    pdf_text = pypdfium2.PdfDocument(out / "pdf" / "three.pdf")
+    pdf_text = pypdfium2.PdfDocument(out / "pdf" / "hostile" / "three.pdf")  # the input tree, mirrored
     read_back = [_norm(pdf_text[i].get_textpage().get_text_range()) for i in range(len(pdf_text))]
     assert read_back == [_norm(t) for t in texts["three.pdf"]]
     good = pypdfium2.PdfDocument(out / "pdf" / "good00.pdf")

@@ -172,3 +172,13 @@ def test_yuan_sign_read_as_y_and_cipher_text_beside_an_empty_label() -> None:
             ("11>495<7+73>91<7>85>1-7154<", 648, 163, 864, 179)]  # fmt: skip
     got = values(rows)
     assert (got["net"], got["tax"]) == ("8.97", "0.81") and "buyer_tax_id" not in got
+
+
+def test_the_seals_tax_number_read_into_the_account_is_cut_and_the_account_flagged() -> None:
+    seller = [("纳税人识别号：914401064790B37C60", 53, 536, 303, 554),
+              ("开户行及账号：中国建设银行杭州高新区支行81511608443573344401064790B37C60", 51, 576, 590, 601),
+              ("发票专用章", 480, 600, 570, 622)]  # fmt: skip
+    fields = extract_fields(page([*HEAD, *TABLE, *seller]))
+    assert fields.value("seller_account") == "8151160844357334"
+    assert fields.value("seller_bank") == "中国建设银行杭州高新区支行"
+    assert "low_confidence" in fields.flags("seller_account")

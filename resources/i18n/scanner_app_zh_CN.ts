@@ -4,201 +4,234 @@
 <context>
     <name>BatchPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="88"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="91"/>
         <source>Add folder...</source>
         <translation>添加文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="89"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="92"/>
         <source>Add files...</source>
         <translation>添加文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="90"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="93"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="91"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="94"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="92"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="95"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="93"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="96"/>
         <source>Continue</source>
         <translation>继续处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="94"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="97"/>
         <source>Run the files this batch still has queued</source>
         <translation>处理此批次中仍在排队的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="97"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="100"/>
         <source>Batch folder...</source>
         <translation>批次文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="99"/>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="236"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="102"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="259"/>
         <source>Where new batches keep their results: {0}</source>
         <translation>新批次保存结果的位置：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="101"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="104"/>
         <source>Requests in flight:</source>
         <translation>并发请求数：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="126"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="129"/>
         <source>No batch yet: add a folder or files.</source>
         <translation>尚无批次：请添加文件夹或文件。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="160"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="165"/>
         <source>A batch is running: cancel it before starting another.</source>
         <translation>有批次正在运行：请先取消再开始新的批次。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="166"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="169"/>
+        <source>Waiting for the server to be ready; the batch starts then.</source>
+        <translation>正在等待服务器就绪；就绪后批处理开始。</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="177"/>
         <source>Reading the files under {0}...</source>
         <translation>正在读取 {0} 下的文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="179"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="201"/>
         <source>Paused: the pages in flight finish, no new page is sent.</source>
         <translation>已暂停：正在处理的页面会完成，不再发送新页面。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="191"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="213"/>
+        <source>Cancelled before it started.</source>
+        <translation>已在开始前取消。</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="216"/>
         <source>Cancelling: waiting for the pages in flight...</source>
         <translation>正在取消：等待正在处理的页面...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="199"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="224"/>
         <source>Nothing to export yet.</source>
         <translation>暂无可导出的内容。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="202"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="227"/>
         <source>Exporting to {0}...</source>
         <translation>正在导出到 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="228"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="251"/>
         <source>Choose a folder to read</source>
         <translation>选择要识别的文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="233"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="256"/>
         <source>Keep new batches in</source>
         <translation>将新批次保存在</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="240"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="263"/>
         <source>Choose files to read</source>
         <translation>选择要识别的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="257"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="278"/>
         <source>Adding files: {0} of {1}...</source>
         <translation>正在添加文件：{0}/{1}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="296"/>
-        <source>{0} of {1} files, {2} failed; {3} pages, {4} lines; {5:.2f} images/s</source>
-        <translation>{0}/{1} 个文件，{2} 个失败；{3} 页，{4} 行；{5:.2f} 张/秒</translation>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="316"/>
+        <source>{0} of {1}, {2} failed; {3}, {4}; {5}</source>
+        <translation>{0}/{1}，{2} 个失败；{3}，{4}；{5}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/batch_panel.py" line="317"/>
+        <source>%n file(s)</source>
+        <translation>
+            <numerusform>%n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/batch_panel.py" line="317"/>
+        <source>%n page(s)</source>
+        <translation>
+            <numerusform>%n 页</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/batch_panel.py" line="318"/>
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/batch_panel.py" line="359"/>
+        <source>Wrote %n file(s): {0}</source>
+        <translation>
+            <numerusform>已写入 %n 个文件：{0}</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="299"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="320"/>
         <source>; {0} skipped</source>
         <translation>；跳过 {0} 个</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="302"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="323"/>
         <source>Finished: </source>
         <translation>已完成：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="304"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="325"/>
         <source>. Stopped early: {0}</source>
         <translation>。提前停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="306"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="327"/>
         <source>. Server unavailable, retrying in {0:.0f} s (waiting {1:.0f} s): {2}</source>
         <translation>。服务器不可用，{0:.0f} 秒后重试（已等待 {1:.0f} 秒）：{2}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="309"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="330"/>
         <source>. Paused.</source>
         <translation>。已暂停。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="332"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="353"/>
         <source>Export failed: {0}</source>
         <translation>导出失败：{0}</translation>
-    </message>
-    <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="337"/>
-        <source>Wrote {0} files: {1}</source>
-        <translation>已写入 {0} 个文件：{1}</translation>
     </message>
 </context>
 <context>
     <name>BatchTableModel</name>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="23"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="28"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="23"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="28"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="23"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="28"/>
         <source>Pages</source>
         <translation>页数</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="23"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="28"/>
         <source>Lines</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="23"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="28"/>
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="24"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="29"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="24"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="29"/>
         <source>running</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="25"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="30"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="25"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="30"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="60"/>
+        <location filename="../../scanner_app/gui/batch_table_model.py" line="69"/>
         <source>{0}: {1}</source>
         <translation>{0}：{1}</translation>
     </message>
@@ -329,19 +362,14 @@
         <translation>张/秒</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/feed.py" line="54"/>
+        <location filename="../../scanner_app/gui/dashboard/feed.py" line="56"/>
         <source>{0} queue</source>
         <translation>{0} 排队</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/feed.py" line="64"/>
-        <source>Triton {0} %</source>
-        <translation>Triton {0} %</translation>
-    </message>
-    <message>
-        <location filename="../../scanner_app/gui/dashboard/feed.py" line="72"/>
-        <source>baseline CPU %</source>
-        <translation>基线 CPU %</translation>
+        <location filename="../../scanner_app/gui/dashboard/feed.py" line="66"/>
+        <source>{0} {1} %</source>
+        <translation>{0} {1} %</translation>
     </message>
 </context>
 <context>
@@ -400,62 +428,62 @@
 <context>
     <name>DemoPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="34"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="35"/>
         <source>Demo: baseline vs Triton</source>
         <translation>演示：基线与 Triton 对比</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="36"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="37"/>
         <source>Starts the serial baseline server, measures it, then Triton on the same images at the same concurrency, and shows the speed-up.</source>
         <translation>启动串行基线服务器并测量，然后以相同图片和相同并发测量 Triton，显示加速比。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="41"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="42"/>
         <source>c=</source>
         <translation>并发=</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="45"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="46"/>
         <source> s each</source>
         <translation> 秒/级</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="52"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="53"/>
         <source>Press the button to compare the baseline with Triton.</source>
         <translation>按下按钮，比较基线与 Triton。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="91"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="90"/>
         <source>Measuring the baseline, then Triton...</source>
         <translation>正在测量基线，然后是 Triton...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="110"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="109"/>
         <source>Baseline: {0:.2f} images/s at c={1}. Now Triton...</source>
         <translation>基线：并发 {1} 时 {0:.2f} 张/秒。现在测量 Triton...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="114"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="113"/>
         <source>n/a</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="115"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="114"/>
         <source>The baseline completed no request; no ratio to show.</source>
         <translation>基线没有完成任何请求，无法显示比率。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="117"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="116"/>
         <source>Triton {0:.1f}x</source>
         <translation>Triton {0:.1f} 倍</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="118"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="117"/>
         <source> (slower here)</source>
         <translation>（此处更慢）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/demo.py" line="120"/>
+        <location filename="../../scanner_app/gui/dashboard/demo.py" line="119"/>
         <source>Same images, concurrency {0}: Triton {1:.2f} images/s (p50 {2:.0f} ms) vs baseline {3:.2f} images/s (p50 {4:.0f} ms){5}</source>
         <translation>相同图片，并发 {0}：Triton {1:.2f} 张/秒（p50 {2:.0f} 毫秒），基线 {3:.2f} 张/秒（p50 {4:.0f} 毫秒）{5}</translation>
     </message>
@@ -463,76 +491,103 @@
 <context>
     <name>DocumentController</name>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="74"/>
-        <location filename="../../scanner_app/gui/document_controller.py" line="97"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="64"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="87"/>
         <source>Opening {0}...</source>
         <translation>正在打开 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="113"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="101"/>
         <source>Nothing to export: no recognised document is open</source>
         <translation>无可导出内容：没有打开已识别的文档</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="115"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="103"/>
         <source>Exporting {0}...</source>
         <translation>正在导出 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="133"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="108"/>
+        <source>Export of {0} failed: {1}</source>
+        <translation>导出 {0} 失败：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/document_controller.py" line="125"/>
         <source>{0}: waiting for the server ({1})</source>
         <translation>{0}：正在等待服务器（{1}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="136"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="128"/>
         <source>Cannot recognise {0}: no server is ready ({1}); see the Server tab</source>
         <translation>无法识别 {0}：没有就绪的服务器（{1}）；请查看“服务器”标签页</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="140"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="132"/>
         <source>Recognising {0}...</source>
         <translation>正在识别 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="152"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="146"/>
         <source>{0}: {1} lines (stored result)</source>
         <translation>{0}：{1} 行（已保存的结果）</translation>
     </message>
-    <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="161"/>
-        <source>{0}: {1} lines in {2:.0f} ms</source>
-        <translation>{0}：{1} 行，用时 {2:.0f} 毫秒</translation>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/document_controller.py" line="156"/>
+        <source>%n line(s)</source>
+        <translation>
+            <numerusform>%n 行</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="171"/>
-        <source>Exported {0} files to {1}</source>
-        <translation>已导出 {0} 个文件到 {1}</translation>
+        <location filename="../../scanner_app/gui/document_controller.py" line="157"/>
+        <source>{0}: {1} in {2:.0f} ms</source>
+        <translation>{0}：{1}，用时 {2:.0f} 毫秒</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/document_controller.py" line="163"/>
+        <source>Exported %n file(s) to {0}</source>
+        <translation>
+            <numerusform>已导出 %n 个文件到 {0}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>EditHistory</name>
+    <message>
+        <location filename="../../scanner_app/gui/edit_history.py" line="28"/>
+        <source>edit of line {0}</source>
+        <translation>第 {0} 行的修改</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/edit_history.py" line="34"/>
+        <source>edit of {0}</source>
+        <translation>“{0}”的修改</translation>
     </message>
 </context>
 <context>
     <name>ExportBar</name>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="32"/>
+        <location filename="../../scanner_app/gui/batch_export_bar.py" line="33"/>
         <source>Export as:</source>
         <translation>导出格式：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="41"/>
+        <location filename="../../scanner_app/gui/batch_export_bar.py" line="42"/>
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="42"/>
+        <location filename="../../scanner_app/gui/batch_export_bar.py" line="43"/>
         <source>Write the batch&apos;s results into a folder you choose</source>
         <translation>将批次结果写入所选文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="61"/>
+        <location filename="../../scanner_app/gui/batch_export_bar.py" line="62"/>
         <source>Choose at least one format.</source>
         <translation>请至少选择一种格式。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="64"/>
+        <location filename="../../scanner_app/gui/batch_export_bar.py" line="65"/>
         <source>Export the batch into</source>
         <translation>将批次导出到</translation>
     </message>
@@ -540,47 +595,47 @@
 <context>
     <name>FieldsBatchModel</name>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="53"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="56"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="53"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="56"/>
         <source>Vendor</source>
         <translation>商家</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="53"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="56"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="53"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="56"/>
         <source>Number</source>
         <translation>号码</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="53"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="56"/>
         <source>Net</source>
         <translation>不含税金额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="54"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="57"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="54"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="57"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="54"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="57"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="54"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="57"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
@@ -588,37 +643,49 @@
 <context>
     <name>FieldsBatchTable</name>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="107"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="115"/>
         <source>Export sheet...</source>
         <translation>导出报销单...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="120"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="128"/>
         <source>Reading fields...</source>
         <translation>正在读取字段...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="124"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="133"/>
         <source>Fields could not be read: {0}</source>
         <translation>无法读取字段：{0}</translation>
     </message>
-    <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="129"/>
-        <source>{0} pages, {1} to check</source>
-        <translation>{0} 页，{1} 项待核对</translation>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="139"/>
+        <source>%n page(s)</source>
+        <translation>
+            <numerusform>%n 页</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="142"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="140"/>
+        <source>{0}, {1} to check</source>
+        <translation>{0}，{1} 项待检查</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="152"/>
+        <source>The edit could not be stored: {0}</source>
+        <translation>无法保存修改：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="162"/>
         <source>Export reimbursement sheet</source>
         <translation>导出报销单</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="142"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="162"/>
         <source>Excel workbook (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel 工作簿 (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="154"/>
+        <location filename="../../scanner_app/gui/fields_batch_table.py" line="176"/>
         <source>Could not write {0}: {1}</source>
         <translation>无法写入 {0}：{1}</translation>
     </message>
@@ -626,42 +693,54 @@
 <context>
     <name>FieldsPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="86"/>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="97"/>
         <source>Export sheet...</source>
         <translation>导出报销单...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="87"/>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="98"/>
         <source>Write a reimbursement sheet (CSV or XLSX) with these fields</source>
         <translation>用这些字段生成报销单（CSV 或 XLSX）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="114"/>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="113"/>
+        <source>Receipt {0} of {1}</source>
+        <translation>第 {0} 张收据，共 {1} 张</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="138"/>
         <source>Fields could not be read: {0}</source>
         <translation>无法读取字段：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="129"/>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="155"/>
         <source>No page</source>
         <translation>没有页面</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="132"/>
-        <source>{0} fields, {1} to check</source>
-        <translation>{0} 个字段，{1} 项待核对</translation>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="158"/>
+        <source>{0}, {1} to check</source>
+        <translation>{0}，{1} 项待检查</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/fields_panel.py" line="158"/>
+        <source>%n field(s)</source>
+        <translation>
+            <numerusform>%n 个字段</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="154"/>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="192"/>
         <source>Export reimbursement sheet</source>
         <translation>导出报销单</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="155"/>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="193"/>
         <source>CSV (*.csv);;Excel workbook (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="170"/>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="214"/>
         <source>Could not write {0}: {1}</source>
         <translation>无法写入 {0}：{1}</translation>
     </message>
@@ -669,109 +748,182 @@
 <context>
     <name>FieldsTableModel</name>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="43"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="46"/>
         <source>Vendor</source>
         <translation>商家</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="43"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="46"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="43"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="46"/>
         <source>Number</source>
         <translation>号码</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="44"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="47"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="44"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="47"/>
         <source>Net</source>
         <translation>不含税金额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="44"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="47"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="45"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="48"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="46"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="49"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="46"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="49"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="46"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="49"/>
         <source>Rounding</source>
         <translation>舍入</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="47"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="50"/>
         <source>Invoice code</source>
         <translation>发票代码</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="47"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="50"/>
         <source>Total in words</source>
         <translation>大写金额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="48"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="51"/>
         <source>Buyer</source>
         <translation>购买方</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="48"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="51"/>
         <source>Buyer tax ID</source>
         <translation>购买方税号</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="49"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="52"/>
         <source>Seller</source>
         <translation>销售方</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="49"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="52"/>
         <source>Seller tax ID</source>
         <translation>销售方税号</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="69"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="83"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="69"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="83"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="69"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="83"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="69"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="83"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="88"/>
+        <location filename="../../scanner_app/gui/fields_model.py" line="105"/>
         <source>Read from: {0}</source>
         <translation>读取自：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>FlagText</name>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="13"/>
+        <source>required, but not found</source>
+        <translation>必填，但未找到</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="14"/>
+        <source>low confidence</source>
+        <translation>置信度低</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="15"/>
+        <source>net + tax does not equal the total</source>
+        <translation>净额 + 税额不等于总额</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="16"/>
+        <source>not a date</source>
+        <translation>不是日期</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="17"/>
+        <source>the tax rate does not match net and tax</source>
+        <translation>税率与净额和税额不符</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="18"/>
+        <source>the amount in words does not match the total</source>
+        <translation>大写金额与总额不符</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="19"/>
+        <source>the items&apos; tax does not add up to the tax</source>
+        <translation>各项税额之和不等于税额</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="20"/>
+        <source>the items do not add up to the net amount</source>
+        <translation>各项金额之和不等于净额</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="25"/>
+        <source>item {0}: quantity x price does not equal the amount</source>
+        <translation>第 {0} 项：数量 × 单价不等于金额</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="28"/>
+        <source>item {0}: the tax does not match the rate</source>
+        <translation>第 {0} 项：税额与税率不符</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="31"/>
+        <source>not a valid taxpayer number</source>
+        <translation>不是有效的纳税人识别号</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="33"/>
+        <source>not an amount</source>
+        <translation>不是金额</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="35"/>
+        <source>corrected from the QR code</source>
+        <translation>已按二维码更正</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/flag_text.py" line="37"/>
+        <source>the items do not add up</source>
+        <translation>各项之和不符</translation>
     </message>
 </context>
 <context>
@@ -810,6 +962,29 @@
         <location filename="../../scanner_app/gui/camera_source.py" line="170"/>
         <source>{source} delivered no frame</source>
         <translation>{source} 没有输出画面</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryActions</name>
+    <message>
+        <location filename="../../scanner_app/gui/edit_history.py" line="60"/>
+        <source>&amp;Undo {0}</source>
+        <translation>撤销{0}(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/edit_history.py" line="60"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/edit_history.py" line="61"/>
+        <source>&amp;Redo {0}</source>
+        <translation>重做{0}(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/edit_history.py" line="61"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -868,112 +1043,127 @@
 <context>
     <name>MainActions</name>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="60"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="62"/>
         <source>&amp;Open...</source>
         <translation>打开(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="61"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="63"/>
         <source>Open &amp;folder as batch...</source>
         <translation>打开文件夹作为批次(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="62"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="64"/>
         <source>&amp;Paste image</source>
         <translation>粘贴图片(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="63"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="65"/>
         <source>Capture from &amp;camera...</source>
         <translation>从摄像头拍摄(&amp;C)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="64"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="66"/>
         <source>Capture &amp;screen region</source>
         <translation>截取屏幕区域(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="65"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="67"/>
+        <source>Sc&amp;an...</source>
+        <translation>扫描(&amp;A)...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/main_actions.py" line="68"/>
         <source>&amp;Export...</source>
         <translation>导出(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="66"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="69"/>
         <source>&amp;Recognise again</source>
         <translation>重新识别(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="67"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="70"/>
         <source>Pre&amp;vious page</source>
         <translation>上一页(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="68"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="71"/>
         <source>&amp;Next page</source>
         <translation>下一页(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="69"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="72"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="70"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="73"/>
         <source>&amp;Copy selected lines</source>
         <translation>复制所选行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="71"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="74"/>
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="72"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="75"/>
         <source>&amp;Batch</source>
         <translation>批处理(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="73"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="76"/>
         <source>&amp;Server</source>
         <translation>服务器(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="74"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="77"/>
         <source>S&amp;tress</source>
         <translation>压力测试(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="75"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="78"/>
         <source>&amp;Fields</source>
         <translation>字段(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="76"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="79"/>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/main_actions.py" line="80"/>
         <source>&amp;About scanner-app</source>
         <translation>关于 scanner-app(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="85"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="91"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="89"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="93"/>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/main_actions.py" line="97"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="92"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="104"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="101"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="113"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="104"/>
+        <location filename="../../scanner_app/gui/main_actions.py" line="116"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -986,97 +1176,101 @@
         <translation>scanner-app - 收据与发票文字识别</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="133"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="138"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="135"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="139"/>
         <source>Batch</source>
         <translation>批处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="136"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="139"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="137"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="140"/>
         <source>Stress</source>
         <translation>压力测试</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="144"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="142"/>
         <source>Lines</source>
         <translation>文本行</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="146"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="143"/>
         <source>Fields</source>
         <translation>字段</translation>
     </message>
-    <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="168"/>
-        <source>Batches need the batch panel, which is not installed</source>
-        <translation>批处理需要批处理面板，但未安装</translation>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/main_window.py" line="258"/>
+        <source>Copied %n line(s)</source>
+        <translation>
+            <numerusform>已复制 %n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/main_window.py" line="263"/>
+        <source>Copied all %n line(s)</source>
+        <translation>
+            <numerusform>已复制全部 %n 行</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="183"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="179"/>
         <source>Open images or PDFs</source>
         <translation>打开图片或 PDF</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="184"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="137"/>
+        <source>No recent files</source>
+        <translation>没有最近的文件</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/main_window.py" line="180"/>
         <source>Images and PDFs ({0});;All files (*)</source>
         <translation>图片和 PDF ({0});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="189"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="185"/>
         <source>Open a folder as a batch</source>
         <translation>打开文件夹作为批次</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="203"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="199"/>
         <source>The clipboard holds no image</source>
         <translation>剪贴板中没有图片</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="209"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="205"/>
         <source>Camera capture is not available</source>
         <translation>摄像头拍摄不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="219"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="222"/>
         <source>Screen capture is not available</source>
         <translation>屏幕截取不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="227"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="230"/>
         <source>Export the document into</source>
         <translation>将文档导出到</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="254"/>
-        <source>Copied {0} lines</source>
-        <translation>已复制 {0} 行</translation>
-    </message>
-    <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="259"/>
-        <source>Copied all {0} lines</source>
-        <translation>已复制全部 {0} 行</translation>
-    </message>
-    <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="282"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="286"/>
         <source>No translation for {0} is installed</source>
         <translation>未安装 {0} 的翻译</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="285"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="296"/>
         <source>About scanner-app</source>
         <translation>关于 scanner-app</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="286"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="297"/>
         <source>scanner-app {0}
 Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
         <translation>scanner-app {0}
@@ -1134,7 +1328,7 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>RegionOverlay</name>
     <message>
-        <location filename="../../scanner_app/gui/screen_capture.py" line="74"/>
+        <location filename="../../scanner_app/gui/screen_capture.py" line="63"/>
         <source>Drag a rectangle around what to read; Esc cancels</source>
         <translation>拖出矩形框选要识别的内容；按 Esc 取消</translation>
     </message>
@@ -1142,12 +1336,12 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ResultsPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/results_panel.py" line="80"/>
+        <location filename="../../scanner_app/gui/results_panel.py" line="100"/>
         <source>Filter lines</source>
         <translation>筛选行</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/results_panel.py" line="81"/>
+        <location filename="../../scanner_app/gui/results_panel.py" line="101"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
@@ -1168,6 +1362,16 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
         <location filename="../../scanner_app/gui/results_model.py" line="41"/>
         <source>Confidence</source>
         <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/results_model.py" line="51"/>
+        <source>edited</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/results_model.py" line="55"/>
+        <source>Corrected by hand; the server read &quot;{0}&quot; ({1:.3f})</source>
+        <translation>已手动更正；服务器识别为“{0}”（{1:.3f}）</translation>
     </message>
 </context>
 <context>
@@ -1405,14 +1609,150 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
     </message>
 </context>
 <context>
+    <name>ScanDialog</name>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="91"/>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="105"/>
+        <source>Scan</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="93"/>
+        <source>A scanner found, or an eSCL address: http://HOST:PORT/eSCL</source>
+        <translation>已找到的扫描仪，或 eSCL 地址：http://HOST:PORT/eSCL</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="96"/>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="99"/>
+        <source>Both sides (duplex); blank back sides are dropped</source>
+        <translation>双面（双工）；空白背面将被丢弃</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="100"/>
+        <source>No preview</source>
+        <translation>无预览</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="102"/>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="106"/>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="152"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="111"/>
+        <source>Scanner</source>
+        <translation>扫描仪</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="112"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="114"/>
+        <source>Resolution</source>
+        <translation>分辨率</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="115"/>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="191"/>
+        <source>Colour</source>
+        <translation>彩色</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="152"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="159"/>
+        <source>Looking for scanners...</source>
+        <translation>正在查找扫描仪...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="174"/>
+        <source>No scanner found; type a network scanner&apos;s address (http://HOST/eSCL)</source>
+        <translation>未找到扫描仪；请输入网络扫描仪地址（http://HOST/eSCL）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="190"/>
+        <source>Flatbed</source>
+        <translation>平板</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="190"/>
+        <source>Document feeder</source>
+        <translation>自动进纸器</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="191"/>
+        <source>Grey</source>
+        <translation>灰度</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="191"/>
+        <source>Black and white</source>
+        <translation>黑白</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="208"/>
+        <source>Previewing...</source>
+        <translation>正在预览...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="234"/>
+        <source>Scanning page 1...</source>
+        <translation>正在扫描第 1 页...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="240"/>
+        <source>Cancelling...</source>
+        <translation>正在取消...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="267"/>
+        <source>Scanning page {0}...</source>
+        <translation>正在扫描第 {0} 页...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="271"/>
+        <source>Blank back side dropped ({0} so far)</source>
+        <translation>已丢弃空白背面（目前共 {0} 张）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="279"/>
+        <source>{0} pages scanned, {1} blank back sides dropped</source>
+        <translation>已扫描 {0} 页，丢弃 {1} 张空白背面</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="282"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/scan_dialog.py" line="285"/>
+        <source>The pages scanned before are kept and will be read.</source>
+        <translation>之前扫描的页面会保留并被识别。</translation>
+    </message>
+</context>
+<context>
     <name>ScreenRegionCapture</name>
     <message>
-        <location filename="../../scanner_app/gui/screen_capture.py" line="169"/>
+        <location filename="../../scanner_app/gui/screen_capture.py" line="158"/>
         <source>The screen could not be captured (the desktop does not allow it)</source>
         <translation>无法截取屏幕（桌面环境不允许）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/screen_capture.py" line="200"/>
+        <location filename="../../scanner_app/gui/screen_capture.py" line="189"/>
         <source>The screen region could not be saved: {error}</source>
         <translation>无法保存屏幕区域：{error}</translation>
     </message>
@@ -1420,12 +1760,12 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ServerConnection</name>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="61"/>
+        <location filename="../../scanner_app/gui/connection.py" line="62"/>
         <source>Not connected</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="120"/>
+        <location filename="../../scanner_app/gui/connection.py" line="119"/>
         <source>No server configured (see the Server tab)</source>
         <translation>未配置服务器（请查看“服务器”标签页）</translation>
     </message>
@@ -1435,57 +1775,57 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
         <translation>正在启动内置 Triton 服务器...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="168"/>
+        <location filename="../../scanner_app/gui/connection.py" line="169"/>
         <source>Stopping the embedded server...</source>
         <translation>正在停止内置服务器...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="184"/>
+        <location filename="../../scanner_app/gui/connection.py" line="187"/>
         <source>Disconnected</source>
         <translation>已断开</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="268"/>
+        <location filename="../../scanner_app/gui/connection.py" line="252"/>
         <source>Connecting to {0}...</source>
         <translation>正在连接 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="296"/>
+        <location filename="../../scanner_app/gui/connection.py" line="280"/>
         <source>Embedded Triton started on {0} (version {1})</source>
         <translation>内置 Triton 已在 {0} 启动（版本 {1}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="298"/>
+        <location filename="../../scanner_app/gui/connection.py" line="282"/>
         <source>Connected to Triton {0} at {1}</source>
         <translation>已连接到 {1} 上的 Triton {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="300"/>
+        <location filename="../../scanner_app/gui/connection.py" line="284"/>
         <source> - down: {0}</source>
         <translation> - 不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="314"/>
+        <location filename="../../scanner_app/gui/connection.py" line="302"/>
         <source>Server {0} is down: {1}</source>
         <translation>服务器 {0} 不可用：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="315"/>
+        <location filename="../../scanner_app/gui/connection.py" line="303"/>
         <source>Server {0}: {1}</source>
         <translation>服务器 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="328"/>
+        <location filename="../../scanner_app/gui/connection.py" line="317"/>
         <source>The embedded server could not start: {0}</source>
         <translation>内置服务器无法启动：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="339"/>
+        <location filename="../../scanner_app/gui/connection.py" line="328"/>
         <source>Stopping the embedded server failed: {0}</source>
         <translation>停止内置服务器失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="345"/>
+        <location filename="../../scanner_app/gui/connection.py" line="334"/>
         <source>Embedded server stopped</source>
         <translation>内置服务器已停止</translation>
     </message>
@@ -1493,105 +1833,123 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ServerPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="57"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="59"/>
         <source>Endpoints</source>
         <translation>端点</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="59"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="61"/>
         <source>Triton gRPC endpoints, one per line (host:port). Leave empty to use the embedded server.</source>
         <translation>Triton gRPC 端点，每行一个（主机:端口）。留空则使用内置服务器。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="68"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="70"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="70"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="72"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="81"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="83"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="100"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="102"/>
         <source>Embedded server</source>
         <translation>内置服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="103"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="105"/>
         <source>Start embedded server</source>
         <translation>启动内置服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="105"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="107"/>
         <source>Stop embedded server</source>
         <translation>停止内置服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="125"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="127"/>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="134"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="136"/>
         <source>Applied.</source>
         <translation>已应用。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="142"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="144"/>
         <source>No endpoint to test: enter one, or start the embedded server.</source>
         <translation>没有可测试的端点：请输入一个，或启动内置服务器。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="151"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="153"/>
         <source>Testing {0}...</source>
         <translation>正在测试 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="159"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="161"/>
         <source>Test failed: {0}</source>
         <translation>测试失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="163"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="165"/>
         <source>{0} of {1} endpoints serve the OCR pipeline.</source>
         <translation>{1} 个端点中有 {0} 个提供 OCR 流水线。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="165"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="167"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="165"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="167"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="168"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="170"/>
         <source>{0}: live {1}, ready {2}</source>
         <translation>{0}：存活 {1}，就绪 {2}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="171"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="173"/>
         <source>, Triton {0}</source>
         <translation>，Triton {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="183"/>
+        <location filename="../../scanner_app/gui/server_panel.py" line="185"/>
         <source>Server version: {0}</source>
         <translation>服务器版本：{0}</translation>
     </message>
 </context>
 <context>
+    <name>ShortcutsPage</name>
+    <message>
+        <location filename="../../scanner_app/gui/shortcuts_page.py" line="26"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/shortcuts_page.py" line="28"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/shortcuts_page.py" line="28"/>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+</context>
+<context>
     <name>StressController</name>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/controller.py" line="197"/>
+        <location filename="../../scanner_app/gui/dashboard/controller.py" line="96"/>
         <source> (stopped)</source>
         <translation>（已停止）</translation>
     </message>
@@ -1599,113 +1957,113 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>StressDashboard</name>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="62"/>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="202"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="47"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="184"/>
         <source>Idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="68"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="53"/>
         <source>Export CSV (perf_analyzer)...</source>
         <translation>导出 CSV（perf_analyzer 格式）...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="69"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="54"/>
         <source>Export JSON...</source>
         <translation>导出 JSON...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="70"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="55"/>
         <source>Clear runs</source>
         <translation>清除运行记录</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="147"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="130"/>
         <source>The server is not ready: {0}</source>
         <translation>服务器未就绪：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="160"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="142"/>
         <source>The demo needs a ready Triton server: {0}</source>
         <translation>演示需要就绪的 Triton 服务器：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="170"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="152"/>
         <source>A run is in progress; stop it first.</source>
         <translation>有运行正在进行，请先停止。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="197"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="179"/>
         <source>Preparing images: {0}...</source>
         <translation>正在准备图片：{0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="198"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="180"/>
         <source>Starting the baseline server...</source>
         <translation>正在启动基线服务器...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="199"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="181"/>
         <source>Taking golden results at concurrency 1 ({0})...</source>
         <translation>正在以并发 1 获取基准结果（{0}）...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="200"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="182"/>
         <source>Running {0}</source>
         <translation>正在运行 {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="201"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="183"/>
         <source>Stopping...</source>
         <translation>正在停止...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="221"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="203"/>
         <source>warming up</source>
         <translation>预热中</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="221"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="203"/>
         <source>measuring</source>
         <translation>测量中</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="222"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="204"/>
         <source>Running {0}: {1}, {2} responses, {3:.0f} s</source>
         <translation>正在运行 {0}：{1}，{2} 个响应，{3:.0f} 秒</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="240"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="222"/>
         <source>The run failed: {0}</source>
         <translation>运行失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="261"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="247"/>
         <source>No finished run to export yet.</source>
         <translation>尚无已完成的运行可导出。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="263"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="249"/>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="263"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="249"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="264"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="250"/>
         <source>Export runs</source>
         <translation>导出运行记录</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="271"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="256"/>
         <source>Could not export to {0}: {1}</source>
         <translation>无法导出到 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="273"/>
+        <location filename="../../scanner_app/gui/dashboard/dashboard.py" line="258"/>
         <source>Exported to {0}</source>
         <translation>已导出到 {0}</translation>
     </message>
@@ -1749,56 +2107,137 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
     </message>
 </context>
 <context>
+    <name>Units</name>
+    <message>
+        <location filename="../../scanner_app/gui/units.py" line="10"/>
+        <source>{0:.2f} images/s</source>
+        <translation>{0:.2f} 张图像/秒</translation>
+    </message>
+</context>
+<context>
     <name>ViewerPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="67"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="75"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="67"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="75"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="67"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="75"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="68"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="76"/>
         <source>100%</source>
         <translation>100%</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="68"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="76"/>
         <source>Rotate left</source>
         <translation>向左旋转</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="69"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="77"/>
         <source>Rotate right</source>
         <translation>向右旋转</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="69"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="77"/>
         <source>Boxes</source>
         <translation>文本框</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="70"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="78"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="70"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="78"/>
         <source>Scores</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="70"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="78"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="79"/>
+        <source>Upright</source>
+        <translation>摆正</translation>
+    </message>
+</context>
+<context>
+    <name>WatchBar</name>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="63"/>
+        <source>Watch a folder...</source>
+        <translation>监视文件夹...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="64"/>
+        <source>Read every image or PDF that appears in a folder, once (a copier&apos;s scan-to-folder)</source>
+        <translation>读取文件夹中出现的每个图像或 PDF，各一次（复印机的“扫描到文件夹”）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="67"/>
+        <source>Stop watching</source>
+        <translation>停止监视</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="69"/>
+        <source>Not watching a folder.</source>
+        <translation>未监视文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="90"/>
+        <source>Cannot watch {0}: {1}</source>
+        <translation>无法监视 {0}：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="93"/>
+        <source>Starting to watch {0}...</source>
+        <translation>开始监视 {0}...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="103"/>
+        <source>Stopping: waiting for the pages in flight...</source>
+        <translation>正在停止：等待处理中的页面...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="115"/>
+        <source>Folder to watch</source>
+        <translation>要监视的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="119"/>
+        <source>Where the results go</source>
+        <translation>结果保存位置</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="129"/>
+        <source>Cannot watch: {0}</source>
+        <translation>无法监视：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="138"/>
+        <source>Stopped watching {0}: {1} read, {2} failed.</source>
+        <translation>已停止监视 {0}：已读取 {1} 个，失败 {2} 个。</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="150"/>
+        <source>Watching {0} ({1}): {2} read, {3} failed, {4} read before</source>
+        <translation>正在监视 {0}（{1}）：已读取 {2} 个，失败 {3} 个，之前已读取 {4} 个</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/watch_bar.py" line="153"/>
+        <source>, {0} skipped</source>
+        <translation>，跳过 {0} 个</translation>
     </message>
 </context>
 <context>

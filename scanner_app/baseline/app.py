@@ -78,13 +78,13 @@ def _drain(limit: int = 4 * MAX_IMAGE_BYTES) -> None:
         left -= len(chunk)
 
 
-def serve(repository: Path, port: int = DEFAULT_PORT, host: str = LOOPBACK) -> int:
+def serve(repository: Path, port: int = DEFAULT_PORT, host: str = LOOPBACK, device: str = "cpu") -> int:
     """Load the models, print the URL, serve one request at a time until SIGTERM or Ctrl-C."""
     from scanner_app.baseline.engine import build_engine
 
     try:
-        engine = build_engine(repository)
-    except (FileNotFoundError, OSError) as exc:
+        engine = build_engine(repository, device=device)
+    except (FileNotFoundError, OSError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr, flush=True)
         return 1
     try:
@@ -121,4 +121,11 @@ def run(args: argparse.Namespace) -> int:
     if listen != LOOPBACK:
         print(f"error: the baseline listens on {LOOPBACK} only, not {listen}", file=sys.stderr)
         return 2
-    return serve(args.repository or default_repository(), args.port)
+    from scanner_app.server.hardware import DeviceError, choose_device
+
+    try:  # serve's --device: the baseline runs where Triton would, for a fair comparison
+        device = choose_device(getattr(args, "device", "cpu")).kind
+    except DeviceError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return serve(args.repository or default_repository(), args.port, device=device)

@@ -6,6 +6,7 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from google.protobuf import text_format
 from tritonclient.grpc import model_config_pb2
@@ -21,6 +22,7 @@ from scanner_app.core.results import PageResult, TextLine
 from scanner_app.ocr.decode import decode_image
 from scanner_app.ocr.engine import InProcessEngine
 from scanner_app.ocr.params import DetParams, RecParams
+from scanner_app.steps.providers import execution_providers
 
 LOCAL_CONFIG = Path("configs") / "local.pbtxt"  # the embedded server's configs
 
@@ -51,8 +53,12 @@ def pipeline_settings(repository: Path) -> PipelineSettings:
     return PipelineSettings(det=det, rec=RecParams(max_batch=int(post.get("rec_max_batch", "16"))))
 
 
-def build_engine(repository: Path, threads: int = 0) -> InProcessEngine:
-    """An InProcessEngine on the repository's model.onnx files; `threads` 0 is ONNX Runtime's default."""
+def build_engine(repository: Path, threads: int = 0, device: str = "cpu") -> InProcessEngine:
+    """An InProcessEngine on the repository's model.onnx files; `threads` 0 is ONNX Runtime's default.
+
+    `device` "gpu" runs both models with CUDA on GPU 0 (ProviderError without onnxruntime-gpu), so
+    the serial baseline and Triton compare on the same device.
+    """
     repository = Path(repository)
     models = (DETECTION_MODEL, RECOGNITION_MODEL)
     missing = [m for m in models if not (repository / m / "1" / "model.onnx").is_file()]
@@ -68,7 +74,15 @@ def build_engine(repository: Path, threads: int = 0) -> InProcessEngine:
         det_params=settings.det,
         rec_params=settings.rec,
         threads=threads,
+        providers=_providers(device),
     )
+
+
+def _providers(device: str) -> list[Any]:
+    import onnxruntime as ort
+
+    kind = "GPU" if device == "gpu" else "CPU"
+    return execution_providers(kind, 0, ort.get_available_providers())
 
 
 def recognize(engine: InProcessEngine, data: bytes, name: str = "") -> PageResult:

@@ -40,8 +40,13 @@ class BaselineProcess:
         *,
         log_path: Path | None = None,
         ready_timeout: float = 120.0,
+        device: str = "cpu",
     ) -> None:
-        """`port` 0 lets the child pick a free port (read back from its first output line)."""
+        """`port` 0 lets the child pick a free port (read back from its first output line).
+
+        `device` "gpu" runs the baseline's models with CUDA (serve --baseline --device gpu).
+        """
+        self.device = device
         self.port = port
         self.repository = Path(repository).absolute() if repository else None
         self.ready_timeout = ready_timeout
@@ -72,6 +77,8 @@ class BaselineProcess:
         command = [sys.executable, "-m", "scanner_app.cli", "serve", "--baseline", "--port", str(self.port)]
         if self.repository:
             command += ["--repository", str(self.repository)]
+        if self.device == "gpu":
+            command += ["--device", "gpu"]
         env = dict(os.environ)
         package_root = str(Path(scanner_app.__file__).resolve().parent.parent)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))

@@ -16,7 +16,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from scanner_app.commands.gui_preflight import problem
 
-    message = problem()
+    message = problem(install=True)
     if message:
         print(f"error: {message}", file=sys.stderr)
         return 1

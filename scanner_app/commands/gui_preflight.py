@@ -95,8 +95,12 @@ def qt_files(plugin: str) -> list[Path]:
     return [f for f in files if f.is_file()]
 
 
-def problem(environ: Mapping[str, str] | None = None) -> str | None:
-    """A message for people when Qt's platform cannot start here; None when it should."""
+def problem(environ: Mapping[str, str] | None = None, *, install: bool = False) -> str | None:
+    """A message for people when Qt's platform cannot start here; None when it should.
+
+    With `install`, running as root with apt-get, the missing packages are installed first (what a
+    fresh Debian/Ubuntu needs for the README's run command to open the window).
+    """
     if not sys.platform.startswith("linux"):
         return None
     environ = os.environ if environ is None else environ
@@ -110,14 +114,25 @@ def problem(environ: Mapping[str, str] | None = None) -> str | None:
     files = qt_files(plugin)
     if ldd is None or not files:
         return None
-    missing: list[str] = []
-    for path in files:
-        done = subprocess.run([ldd, str(path)], capture_output=True, text=True, timeout=30, check=False)
-        missing += missing_sonames(done.stdout)
-    missing = list(dict.fromkeys(missing))
+    missing = _missing(ldd, files)
+    if missing and install and os.geteuid() == 0 and shutil.which("apt-get"):
+        packages = install_line(missing, root=True).split()[3:]
+        print(f"Installing what Qt's {plugin} plugin needs: {' '.join(packages)}", file=sys.stderr)
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-qq"], env=env, check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *packages], env=env, check=False)
+        missing = _missing(ldd, files)
     if not missing:
         return None
     return (
         f"Qt's {plugin} platform plugin cannot load: this system lacks {', '.join(missing)}.\n"
         f"Install them, then start again:\n  {install_line(missing, root=os.geteuid() == 0)}"
     )
+
+
+def _missing(ldd: str, files: Iterable[Path]) -> list[str]:
+    missing: list[str] = []
+    for path in files:
+        done = subprocess.run([ldd, str(path)], capture_output=True, text=True, timeout=30, check=False)
+        missing += missing_sonames(done.stdout)
+    return list(dict.fromkeys(missing))

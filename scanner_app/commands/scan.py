@@ -21,6 +21,7 @@ from scanner_app.core.client import ClientOptions, OcrClient
 from scanner_app.core.endpoints import EndpointPool
 from scanner_app.core.errors import ScannerError
 from scanner_app.core.export import FORMATS, layout_text
+from scanner_app.core.receipt_files import write_receipt_files
 from scanner_app.core.store import STORE_NAME, BatchStore
 
 
@@ -40,6 +41,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help=f"exports written to --out, from {','.join(FORMATS)} (default json,csv,txt)",
     )
     parser.add_argument("--json", type=Path, metavar="DIR", help="also write DIR/NAME.json for each page")
+    parser.add_argument(
+        "--split-receipts",
+        action="store_true",
+        help="with --json: also write DIR/NAME.receipt-K.json and .txt for each receipt K on a page "
+        "(several receipts on one scanner glass; an ordinary page is receipt 1)",
+    )
     add_layout_arguments(parser)
     parser.add_argument("--jobs", type=int, default=4, help="requests in flight (default 4)")
     parser.add_argument("--resume", action="store_true", help="continue the batch already in --out")
@@ -120,7 +127,8 @@ def _page_printer(args: argparse.Namespace, progress: ProgressPrinter) -> Callab
     def on_event(event: object) -> None:
         if isinstance(event, PageDone):
             if args.json:
-                _write_page_json(args.json, event, getattr(args, "fields", False))
+                fields, split = getattr(args, "fields", False), getattr(args, "split_receipts", False)
+                _write_page_json(args.json, event, fields, split)
             if not args.quiet:
                 text = layout_text(event.result)
                 progress.message(
@@ -131,7 +139,7 @@ def _page_printer(args: argparse.Namespace, progress: ProgressPrinter) -> Callab
     return on_event
 
 
-def _write_page_json(folder: Path, event: PageDone, fields: bool = False) -> None:
+def _write_page_json(folder: Path, event: PageDone, fields: bool = False, split: bool = False) -> None:
     stem = event.path.stem if event.count == 1 else f"{event.path.stem}_p{event.index + 1}"
     data = event.result.to_json()
     data["image"] = str(event.path)
@@ -142,6 +150,8 @@ def _write_page_json(folder: Path, event: PageDone, fields: bool = False) -> Non
 
         data.update(page_fields_json(event.result))
     (folder / f"{stem}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    if split:
+        write_receipt_files(folder, stem, event.result, fields)
 
 
 def print_summary(summary: BatchSummary, stream: TextIO | None = None) -> None:
@@ -149,7 +159,8 @@ def print_summary(summary: BatchSummary, stream: TextIO | None = None) -> None:
     out = stream or sys.stderr
     print(
         f"\n{len(summary.ok)} files ok, {len(summary.failed)} failed, {len(summary.pending)} pending, "
-        f"{len(summary.skipped)} skipped; {summary.pages} pages, {summary.lines} lines; "
+        f"{len(summary.skipped)} skipped; {summary.pages} pages ({summary.receipts} receipts), "
+        f"{summary.lines} lines; "
         f"{summary.pages_sent} pages sent in {summary.seconds:.1f} s ({summary.images_per_s:.2f} images/s)",
         file=out,
     )
@@ -163,6 +174,9 @@ def print_summary(summary: BatchSummary, stream: TextIO | None = None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     formats = _formats(args.format)
+    if getattr(args, "split_receipts", False) and not args.json:
+        print("error: --split-receipts writes next to the --json files: give --json DIR too", file=sys.stderr)
+        return 2
     if args.json:
         args.json.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:

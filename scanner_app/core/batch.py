@@ -42,6 +42,7 @@ from scanner_app.core.errors import (
     ServerUnavailable,
     TlsError,
 )
+from scanner_app.core.page_codes import with_codes
 from scanner_app.core.results import PageResult, TextLine
 from scanner_app.core.store import STORE_NAME, BatchStore, FileRecord
 
@@ -224,6 +225,7 @@ class BatchRunner:
             if result is None:
                 wire = images.encode_for_wire(page)
                 result = _in_page_pixels(self._recognize(wire.data, page.name), wire.scale, page)
+            result = with_codes(result, page.image)  # a VAT invoice's QR code, for its fields
             self.store.save_page(task.record, page.index, result)
             sent = int(result.source == "ocr")
             with self._lock:
@@ -333,6 +335,7 @@ class BatchRunner:
             pages_sent=self._counts["sent"],
             seconds=time.monotonic() - self._started if self._started else 0.0,
             stopped=self._stop_reason,
+            receipts=totals.receipts,
         )
 
 
@@ -347,7 +350,11 @@ def text_layer_result(page: images.Page) -> PageResult | None:
     if layer is None or not layer.usable:
         return None
     width, height = page.image.size
-    return PageResult(page.name, width, height, layer.lines, source="text-layer")
+    lines, turn = layer.lines, layer.orientation
+    exact = page.exact_fields  # an e-invoice's own field values (core.einvoice)
+    return PageResult(
+        page.name, width, height, lines, orientation=turn, source="text-layer", exact_fields=exact
+    )
 
 
 def _in_page_pixels(result: PageResult, scale: float, page: images.Page) -> PageResult:
@@ -394,17 +401,21 @@ def run_batch(
     jobs: int = 4,
     on_event: Callable[[Event], None] | None = None,
     resume: bool = True,
+    force_ocr: bool = False,
     **runner_options: float,
 ) -> BatchSummary:
     """Discover files under ``paths``, add them to ``<out_dir>/scanner-app.sqlite`` and run them.
 
     ``resume=True`` keeps what the store holds (done files and stored pages are not sent again);
     ``resume=False`` clears the store first. Files inside ``out_dir`` are never inputs.
-    ``runner_options`` go to BatchRunner (patience_s, first_backoff_s, max_backoff_s, force_ocr).
+    ``force_ocr``: OCR PDF pages with a text layer too. ``runner_options`` go to BatchRunner
+    (patience_s, first_backoff_s, max_backoff_s).
     """
     with BatchStore(Path(out_dir).absolute() / STORE_NAME) as store:
         if not resume:
             store.clear()
         skipped = add_to_store(store, paths)
-        runner = BatchRunner(store, recognize, jobs, on_event, skipped=skipped, **runner_options)
+        runner = BatchRunner(
+            store, recognize, jobs, on_event, skipped=skipped, force_ocr=force_ocr, **runner_options
+        )
         return runner.run()

@@ -21,6 +21,7 @@ class BatchSummary:
     pages_sent: int  # pages recognised in this run
     seconds: float  # this run's wall time
     stopped: str | None  # None when the run went to the end, else why it stopped
+    receipts: int = 0  # documents on the stored pages (several receipts on one glass count each)
 
     @property
     def images_per_s(self) -> float:

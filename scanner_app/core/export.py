@@ -133,12 +133,13 @@ def write_json(
 def write_jsonl(
     docs: Iterable[DocumentResult], path: str | os.PathLike[str], page_extra: PageExtra | None = None
 ) -> Path:
-    """One JSON object a line: ``{"source", "error", page JSON, "page": n}`` per page; a file
+    """One JSON object a line: ``{"source", "error", page JSON, "page": n, "page_source"}`` per page; a file
     without pages (failed) is one line ``{"source", "error", "page": null}``."""
     with open_atomic(path) as handle:
         for doc in docs:
-            records = [{"source": doc.source, "error": doc.error, **_page_json(p, n, page_extra)}
-                       for n, p in enumerate(doc.pages, 1)]  # fmt: skip
+            # The page's own "source" (ocr / text-layer) becomes "page_source": "source" is the file here.
+            records = [{**_page_json(p, n, page_extra), "source": doc.source, "error": doc.error,
+                        "page_source": p.source} for n, p in enumerate(doc.pages, 1)]  # fmt: skip
             for record in records or [{"source": doc.source, "error": doc.error, "page": None}]:
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     return Path(path)

@@ -27,11 +27,14 @@ from scanner_app.contract import (
     MAX_IMAGE_SIDE,
     MAX_PDF_BYTES,
 )
+from scanner_app.core.einvoice import SUFFIXES, einvoice_pages, is_einvoice_path
 from scanner_app.core.errors import UnreadableFile
 from scanner_app.core.pdf_pages import open_pdf, pdf_page_count, render_page
 from scanner_app.core.pdf_text import TextLayer, page_text_layer
 
-SUPPORTED_SUFFIXES = frozenset((".jpg", ".jpeg", ".png", ".bmp", ".webp", ".gif", ".tif", ".tiff", ".pdf"))
+SUPPORTED_SUFFIXES = (
+    frozenset((".jpg", ".jpeg", ".png", ".bmp", ".webp", ".gif", ".tif", ".tiff", ".pdf")) | SUFFIXES
+)  # SUFFIXES: e-invoices (.ofd, .xml)
 # Pillow plugins tried (JPEG includes MPO); only TIFF is read past its first frame: GIF/WebP/APNG
 # animation frames and MPO previews are not pages.
 IMAGE_FORMATS = ("JPEG", "PNG", "BMP", "WEBP", "GIF", "TIFF")
@@ -63,6 +66,8 @@ class Page:
     original: bytes | None = field(default=None, repr=False)
     # A PDF page's own text layer (pdf_text), when iter_pages was asked to read it.
     text_layer: TextLayer | None = field(default=None, repr=False)
+    # An e-invoice's (OFD, 数电票 XML) field values, read exactly (core.einvoice).
+    exact_fields: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     @property
     def name(self) -> str:
@@ -231,7 +236,12 @@ def iter_pages(path: Path, text_layer: bool = False) -> Generator[Page, None, No
     ``text_layer``: also read each PDF page's own text layer (``Page.text_layer``).
     """
     path = Path(path)
-    if not _open_check(path):
+    is_pdf = _open_check(path)
+    if is_einvoice_path(path):  # read exactly, whether or not OCR is forced: there are no pixels
+        for index, (image, layer, exact, count) in enumerate(einvoice_pages(path)):
+            yield Page(path, index, count, image, text_layer=layer, exact_fields=exact)
+        return
+    if not is_pdf:
         yield from _image_pages(path)
         return
     with open_pdf(path) as (doc, count):
@@ -239,13 +249,15 @@ def iter_pages(path: Path, text_layer: bool = False) -> Generator[Page, None, No
             raise _fail(path, f"{count} pages is over the limit of {MAX_FILE_PAGES} pages a file")
         for index in range(count):
             image = render_page(doc, index, count, path)
-            layer = page_text_layer(doc, index) if text_layer else None
-            yield Page(path, index, count, image, text_layer=layer)
+            page_layer = page_text_layer(doc, index) if text_layer else None
+            yield Page(path, index, count, image, text_layer=page_layer)
 
 
 def count_pages(path: Path) -> int:
     """Pages in a file without decoding them (PDF page tree, TIFF frames; 1 for other images)."""
     path = Path(path)
+    if is_einvoice_path(path):
+        return sum(1 for _ in einvoice_pages(path))
     if _open_check(path):
         return pdf_page_count(path)
     image, count = _open_image(path)

@@ -34,7 +34,9 @@ MIN_WORDLIKE_SHARE = 0.6
 # OCR detects "TOTAL       9.00" as two lines); above SPACE_GAP a space is put between them.
 LINE_GAP = 2.0
 SPACE_GAP = 0.15
-_COMMON_PUNCT = frozenset(".,:;-/()#%&@'\"*+=$€£¥RM!?[]_~<>|\\")
+# A dense A4 page of small print holds about 6,000 characters.
+MAX_CHARS = 60_000
+_COMMON_PUNCT = frozenset(".,:;-/()#%&@'\"*+=$€£¥!?[]_~<>|\\")
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,9 @@ class TextLayer:
     usable: bool
     reason: str = ""
     invisible: bool = False  # drawn with the invisible render mode (a hidden OCR layer)
+    # Degrees the rendered page must turn clockwise for its text to be upright (a page's /Rotate):
+    # PageResult.orientation; boxes are in the rendered page's pixels.
+    orientation: int = 0
 
 
 def page_text_layer(doc: pdfium.PdfDocument, index: int) -> TextLayer | None:
@@ -86,29 +91,52 @@ def read_text_layer(page: pdfium.PdfPage) -> TextLayer | None:
     if not (width_pt > 0 and height_pt > 0):
         return None
     scale = render_scale(width_pt, height_pt)
-    size = (math.ceil(width_pt * scale), math.ceil(height_pt * scale))
+    size = (math.ceil(width_pt * scale), math.ceil(height_pt * scale))  # as rendered, /Rotate applied
+    rotation = page.get_rotation() % 360
+    upright = size if rotation in (0, 180) else (size[1], size[0])
     textpage = page.get_textpage()
+    count = textpage.count_chars()
+    if count > MAX_CHARS:  # not a document page a person reads (and too slow to judge char by char)
+        textpage.close()
+        return TextLayer((), False, f"{count} characters on one page is over {MAX_CHARS}")
     try:
-        chars = _chars(page, textpage, size)
+        chars = _chars(page, textpage, upright, (4 - rotation // 90) % 4)
     finally:
         textpage.close()
     visible = [c for c in chars if not c.text.isspace()]
     if not visible:
         return None
     invisible = sum(c.invisible for c in visible) > len(visible) / 2
-    lines = _lines(chars)
+    lines = tuple(_turned(line, rotation, size) for line in _lines(chars))
     reason = _junk_reason(visible, lines, invisible)
-    return TextLayer(lines, usable=not reason, reason=reason, invisible=invisible)
+    orientation = (360 - rotation) % 360
+    return TextLayer(lines, not reason, reason, invisible, orientation)
 
 
-def _chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, size: tuple[int, int]) -> list[_Char]:
+def _turned(line: TextLine, rotation: int, size: tuple[int, int]) -> TextLine:
+    """A line found in the upright page, its box in the pixels of the page as rendered (turned
+    ``rotation`` degrees clockwise, ``size`` pixels): corners still clockwise from the text's top-left."""
+    w, h = size
+    turn = {
+        90: lambda x, y: (w - y, x),
+        180: lambda x, y: (w - x, h - y),
+        270: lambda x, y: (y, h - x),
+    }.get(rotation)
+    return line if turn is None else TextLine(tuple(turn(x, y) for x, y in line.box), line.text, line.score)
+
+
+def _chars(
+    page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, size: tuple[int, int], turn: int
+) -> list[_Char]:
+    """The page's characters, boxes in pixels of the page drawn ``size`` large and turned ``turn``
+    quarters clockwise on top of its /Rotate (which undoes it: the text upright)."""
     raw_page, raw_text = page.raw, textpage.raw
     out = []
     rect = pdfium_c.FS_RECTF()
     dx, dy = ctypes.c_int(), ctypes.c_int()
 
     def device(x: float, y: float) -> tuple[float, float]:
-        pdfium_c.FPDF_PageToDevice(raw_page, 0, 0, size[0], size[1], 0, x, y, dx, dy)
+        pdfium_c.FPDF_PageToDevice(raw_page, 0, 0, size[0], size[1], turn, x, y, dx, dy)
         return float(dx.value), float(dy.value)
 
     for i in range(pdfium_c.FPDFText_CountChars(raw_text)):

@@ -54,6 +54,10 @@ class PageResult:
     receipts: tuple[Receipt, ...] = ()
     # Where the lines come from: "ocr" (the server), or "text-layer" (a PDF page's own text, exact).
     source: str = "ocr"
+    # Payloads of the QR codes decoded on the page image (a fapiao's QR: fields.vat_qr).
+    codes: tuple[str, ...] = ()
+    # Field values read exactly from an e-invoice's own data (OFD / XML: core.einvoice), by field name.
+    exact_fields: tuple[tuple[str, str], ...] = ()
 
     @property
     def text(self) -> str:
@@ -117,6 +121,8 @@ class PageResult:
             "elapsed_ms": round(self.elapsed_ms, 2),
             "orientation": self.orientation,
             "source": self.source,
+            **({"codes": list(self.codes)} if self.codes else {}),
+            **({"exact_fields": dict(self.exact_fields)} if self.exact_fields else {}),
             "receipts": [
                 {
                     "box": [[round(x, 1), round(y, 1)] for x, y in receipt.box],
@@ -136,8 +142,21 @@ class PageResult:
             elapsed_ms=float(data.get("elapsed_ms", 0.0)),
             orientation=int(data.get("orientation", 0)),
             receipts=_receipts_from_json(data.get("receipts") or []),
-            source=str(data.get("source") or "ocr"),
+            source=_source_of(data),
+            codes=tuple(str(c) for c in data.get("codes") or ()),
+            exact_fields=tuple((str(k), str(v)) for k, v in (data.get("exact_fields") or {}).items()),
         )
+
+
+SOURCES = ("ocr", "text-layer")
+
+
+def _source_of(data: dict[str, Any]) -> str:
+    """The page's "source"; a JSONL export record calls it "page_source" ("source" is the file there)."""
+    for key in ("page_source", "source"):
+        if data.get(key) in SOURCES:
+            return str(data[key])
+    return "ocr"
 
 
 def _receipts_from_json(entries: list[dict[str, Any]]) -> tuple[Receipt, ...]:

@@ -117,6 +117,7 @@ class StoreSummary:
     failed: int
     pages: int
     lines: int
+    receipts: int = 0  # documents on the stored pages (an ordinary page is one)
 
     @property
     def files(self) -> int:
@@ -400,8 +401,11 @@ class BatchStore:
         counts = dict.fromkeys(STATES, 0)
         for row in self._query("SELECT state, COUNT(*) FROM files GROUP BY state"):
             counts[row[0]] = row[1]
-        pages, lines = self._query("SELECT COUNT(*), COALESCE(SUM(lines), 0) FROM pages")[0]
-        return StoreSummary(**counts, pages=pages, lines=lines)
+        pages, lines, receipts = self._query(
+            "SELECT COUNT(*), COALESCE(SUM(lines), 0),"
+            " COALESCE(SUM(MAX(COALESCE(json_array_length(result, '$.receipts'), 1), 1)), 0) FROM pages"
+        )[0]
+        return StoreSummary(**counts, pages=pages, lines=lines, receipts=receipts)
 
     def journal_mode(self) -> str:
         return str(self._query("PRAGMA journal_mode")[0][0])

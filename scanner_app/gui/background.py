@@ -1,25 +1,19 @@
 """The one way to run blocking work off the GUI thread (superqt's thread workers underneath).
 
-The whole API:
-
-- ``Background(parent, threads=4)``: a QObject with its own pool of ``threads`` worker threads
-  (``threads=1`` runs calls one at a time, in the order given).
-- ``run(call, on_done, *, slot=None, on_stale=None)``: ``call()`` runs on a superqt
-  ``FunctionWorker``; ``on_done(result, error)`` then runs on the GUI thread.
-  Error policy: an ``Exception`` raised by ``call`` is caught and becomes ``error`` (``result`` is
-  None); ``on_done`` shows it. Stale results: a later ``run`` with the same ``slot`` (any hashable),
-  or ``drop(slot)``, makes this run's outcome be dropped: ``on_done`` is not called, ``on_stale(result)``
-  is (when given and there is a result) so that the result can be released (a client, a session).
-- ``relay(handler) -> post``: ``post(item)`` may be called from any thread (batch runner events,
-  session callbacks); items reach ``handler(items)`` on the GUI thread, in order, those posted
-  meanwhile together in one call. ``post`` returns False once the items can no longer be delivered.
-- ``drop(slot=None)``: drop the outcome of the runs in flight for ``slot`` (every slot when None).
-- ``running``: runs not reported back yet. ``wait(msecs)``: block until no call is running.
-- ``close()``: drop everything in flight (stale results go to ``on_stale``), cancel the calls not
-  started yet, ignore every later run and post.
+- ``Background(parent, threads=4)``: a QObject with its own pool (``threads=1``: calls in order).
+- ``run(call, on_done, *, slot=None, on_stale=None)``: ``call()`` runs on a superqt FunctionWorker,
+  then ``on_done(result, error)`` on the GUI thread. Error policy: an ``Exception`` raised by
+  ``call`` becomes ``error`` (``result`` None); nothing else is caught. Stale results: a later run
+  with the same ``slot`` (any hashable), or ``drop(slot)``, drops this run's outcome: ``on_done`` is
+  not called, ``on_stale(result)`` is (when there is a result) so that it can be released.
+- ``relay(handler) -> post``: ``post(item)`` from any thread; items reach ``handler(items)`` on the
+  GUI thread in order, those posted meanwhile in one call. ``post`` is False once undeliverable.
+- ``drop(slot=None)`` (every slot when None); ``running``: runs not reported back yet;
+  ``wait(msecs)``: block until no call runs; ``close()``: drop what is in flight, cancel what has
+  not started, ignore later runs and posts.
 
 The "receiver was deleted" case is handled here once: outcomes and posts that arrive after this
-object was closed or deleted are dropped, never delivered to a half-destroyed widget.
+object was closed or deleted are never delivered.
 """
 
 from __future__ import annotations
@@ -30,8 +24,8 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
@@ -53,6 +47,13 @@ class _Run:
     on_stale: Callable[[Any], None] | None
 
 
+@dataclass
+class _Relay:
+    handler: Callable[[list[Any]], None]
+    items: list[Any] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
 class Background(QObject):
     """See the module docstring."""
 
@@ -70,17 +71,10 @@ class Background(QObject):
 
     @property
     def running(self) -> int:
-        """Runs started and not reported back yet."""
         return len(self._runs)
 
-    def run(
-        self,
-        call: Callable[[], Any],
-        on_done: Done,
-        *,
-        slot: Hashable | None = None,
-        on_stale: Callable[[Any], None] | None = None,
-    ) -> None:
+    def run(self, call: Callable[[], Any], on_done: Done, *, slot: Hashable | None = None,
+            on_stale: Callable[[Any], None] | None = None) -> None:  # fmt: skip
         if self._closed:
             return
         token = next(self._tokens)
@@ -94,19 +88,20 @@ class Background(QObject):
         self._pool.start(worker)
 
     def drop(self, slot: Hashable | None = None) -> None:
-        """Outcomes of runs in flight for ``slot`` (all slots when None) will be dropped."""
         for run in self._runs.values():
             if slot is None or run.slot == slot:
                 run.token = 0
 
     def relay(self, handler: Callable[[list[T]], None]) -> Callable[[T], bool]:
-        """A thread-safe ``post(item)`` whose items reach ``handler(items)`` on the GUI thread."""
         relay = _Relay(handler)
 
         def post(item: T) -> bool:
             if self._closed:
                 return False
-            if relay.add(item):
+            with relay.lock:
+                relay.items.append(item)
+                wake = len(relay.items) == 1  # else a wake-up is already on its way
+            if wake:
                 try:
                     self._posted.emit(relay)
                 except RuntimeError:  # this object was deleted (window closing)
@@ -116,11 +111,10 @@ class Background(QObject):
         return post
 
     def wait(self, msecs: int = -1) -> bool:
-        """Block until no call is running (True), or ``msecs`` passed (False). Outcomes still follow."""
+        """True once no call runs (outcomes still follow), False after ``msecs``."""
         return self._pool.waitForDone(msecs)
 
     def close(self) -> None:
-        """Drop every outcome in flight, cancel calls not started yet, ignore later runs and posts."""
         self._closed = True
         self.drop()
         for signals, run in list(self._runs.items()):
@@ -154,29 +148,10 @@ class Background(QObject):
 
     @Slot(object)
     def _on_posted(self, relay: _Relay) -> None:
-        items = relay.take()
+        with relay.lock:
+            items, relay.items = relay.items, []
         if items and not self._closed:
             relay.handler(items)
-
-
-class _Relay(Generic[T]):
-    """Items posted from other threads, waiting for the GUI thread."""
-
-    def __init__(self, handler: Callable[[list[T]], None]) -> None:
-        self.handler = handler
-        self._items: list[T] = []
-        self._lock = threading.Lock()
-
-    def add(self, item: T) -> bool:
-        """Queue an item; True when the GUI thread must be woken (nothing was waiting)."""
-        with self._lock:
-            self._items.append(item)
-            return len(self._items) == 1
-
-    def take(self) -> list[T]:
-        with self._lock:
-            items, self._items = self._items, []
-        return items
 
 
 __all__ = ["Background", "Done"]

@@ -9,6 +9,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from scanner_app.core.export import FORMATS
+from scanner_app.gui import dialog_paths
 
 DEFAULT_FORMATS = ("json", "csv", "txt")
 
@@ -60,7 +61,7 @@ class ExportBar(QWidget):
         if not self.formats():
             self.result.setText(self.tr("Choose at least one format."))
             return
-        start = str(QSettings().value("batch/export_folder", "") or "")
+        start = str(QSettings().value("batch/export_folder", "") or dialog_paths.last_folder())
         folder = QFileDialog.getExistingDirectory(self, self.tr("Export the batch into"), start)
         if folder:
             QSettings().setValue("batch/export_folder", folder)

@@ -34,7 +34,8 @@ from scanner_app.gui.batch_export_bar import ExportBar, parse_formats
 from scanner_app.gui.batch_rows import RowBook, RunTotals
 from scanner_app.gui.batch_table_model import PATH_ROLE, BatchTableModel
 from scanner_app.gui.batch_worker import BatchJob, Prepared, PrepareFailed, Preparing
-from scanner_app.gui.connection import ServerConnection
+from scanner_app.gui.connection import ConnectionStatus, ServerConnection
+from scanner_app.gui.units import rate_text
 from scanner_app.gui.watch_bar import WatchBar
 
 DEFAULT_JOBS = 4
@@ -73,12 +74,14 @@ class BatchPanel(QWidget):
         self._store: BatchStore | None = None
         self._stores: list[BatchStore] = []
         self._folder: Path | None = None
+        self._waiting: tuple[list[Path], Path | None] | None = None  # a batch held until the server is up
         self._book = RowBook()
         self.model = BatchTableModel(self._book, self)
         self._background = Background(self)  # exports
         self._runs = Background(self, threads=1)  # the batch run
         self._build()
         self.export_bar.export_requested.connect(self.export_to)
+        connection.state_changed.connect(self._on_connection_changed)
         self._update_controls()
 
     # Layout -------------------------------------------------------------------------------------
@@ -158,8 +161,13 @@ class BatchPanel(QWidget):
 
     def start_batch(self, paths: Sequence[Path], folder: Path | None = None) -> None:
         """Start a new batch of files and folders (recursive) in ``folder`` (default: a new folder)."""
-        if self._job is not None:
+        if self._job is not None or self._waiting is not None:
             self.status_label.setText(self.tr("A batch is running: cancel it before starting another."))
+            return
+        if self._connection.state.status == ConnectionStatus.STARTING:
+            self._waiting = (list(paths), folder)  # started by _on_connection_changed
+            self.status_label.setText(self.tr("Waiting for the server to be ready; the batch starts then."))
+            self._update_controls()
             return
         self._folder = Path(folder) if folder is not None else new_batch_folder(batches_root())
         self._store = None
@@ -168,6 +176,16 @@ class BatchPanel(QWidget):
                                  jobs=self.jobs_spin.value()))  # fmt: skip
         self.status_label.setText(self.tr("Reading the files under {0}...").format(
             ", ".join(str(p) for p in paths[:3])))  # fmt: skip
+
+    @property
+    def waiting(self) -> bool:
+        """A batch is held until the connection has settled (the embedded server starting)."""
+        return self._waiting is not None
+
+    def _on_connection_changed(self, state: object) -> None:
+        if self._waiting is not None and self._connection.state.status != ConnectionStatus.STARTING:
+            (paths, folder), self._waiting = self._waiting, None
+            self.start_batch(paths, folder)
 
     def continue_batch(self) -> None:
         """Run the current batch's queued files again (after a cancel or a lost server)."""
@@ -190,6 +208,9 @@ class BatchPanel(QWidget):
 
     def cancel(self) -> None:
         """Stop after the pages in flight; unfinished files stay queued (Continue runs them)."""
+        if self._waiting is not None:
+            self._waiting = None
+            self.status_label.setText(self.tr("Cancelled before it started."))
         if self._job is not None:
             self._job.cancel()
             self.status_label.setText(self.tr("Cancelling: waiting for the pages in flight..."))
@@ -292,8 +313,9 @@ class BatchPanel(QWidget):
         finished = t.done + t.failed
         self.progress.setRange(0, max(1, t.total))
         self.progress.setValue(finished)
-        text = self.tr("{0} of {1} files, {2} failed; {3} pages, {4} lines; {5:.2f} images/s").format(
-            finished, t.total, t.failed, t.pages_sent, t.lines, t.images_per_s)  # fmt: skip
+        text = self.tr("{0} of {1}, {2} failed; {3}, {4}; {5}").format(
+            finished, self.tr("%n file(s)", "", t.total), t.failed, self.tr("%n page(s)", "", t.pages_sent),
+            self.tr("%n line(s)", "", t.lines), rate_text(t.images_per_s))  # fmt: skip
         if t.skipped:
             text += self.tr("; {0} skipped").format(len(t.skipped))
             self.status_label.setToolTip("\n".join(f"{p}: {why}" for p, why in t.skipped))
@@ -314,7 +336,7 @@ class BatchPanel(QWidget):
         paused = job is not None and job.paused
         self.pause_button.setEnabled(job is not None and not paused)
         self.resume_button.setEnabled(paused)
-        self.cancel_button.setEnabled(job is not None)
+        self.cancel_button.setEnabled(job is not None or self._waiting is not None)
         pending = self._store is not None and any(r.state == "queued" for r in self._book.rows)
         self.continue_button.setEnabled(job is None and pending)
         self.add_folder_button.setEnabled(job is None)
@@ -333,6 +355,6 @@ class BatchPanel(QWidget):
             self.export_finished.emit(message)
             return
         written = written or []
-        self.export_bar.result.setText(self.tr("Wrote {0} files: {1}").format(
-            len(written), ", ".join(p.name for p in written[:6])))  # fmt: skip
+        names = ", ".join(p.name for p in written[:6])
+        self.export_bar.result.setText(self.tr("Wrote %n file(s): {0}", "", len(written)).format(names))
         self.export_finished.emit(written)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QIcon
+from PySide6.QtWidgets import QApplication, QStyle
 
 from scanner_app.gui.batch_rows import BatchRow, RowBook
 
@@ -12,6 +14,9 @@ COLUMNS = ("file", "state", "pages", "lines", "ms")
 PATH_ROLE = Qt.ItemDataRole.UserRole + 1  # the file's Path
 STATE_ROLE = Qt.ItemDataRole.UserRole + 2  # "queued" / "running" / "done" / "failed"
 _Index = QModelIndex | QPersistentModelIndex
+FAILED_COLOUR = QColor(198, 40, 40)  # a failed row's text: it must not look like a done one
+_ICONS = {"done": QStyle.StandardPixmap.SP_DialogApplyButton,
+          "failed": QStyle.StandardPixmap.SP_MessageBoxCritical}  # fmt: skip
 
 
 class BatchTableModel(QAbstractTableModel):
@@ -46,6 +51,10 @@ class BatchTableModel(QAbstractTableModel):
             return f"{row.path}\n{row.cause}" if row.cause else str(row.path)
         if role == Qt.ItemDataRole.TextAlignmentRole and column in ("pages", "lines", "ms"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and row.state == "failed":
+            return QBrush(FAILED_COLOUR)
+        if role == Qt.ItemDataRole.DecorationRole and column == "state":
+            return _icon(row.state)
         if role == PATH_ROLE:
             return row.path
         if role == STATE_ROLE:
@@ -77,3 +86,9 @@ class BatchTableModel(QAbstractTableModel):
         if rows:
             top, bottom = min(rows), max(rows)
             self.dataChanged.emit(self.index(top, 0), self.index(bottom, len(COLUMNS) - 1))
+
+
+def _icon(state: str) -> QIcon | None:
+    pixmap = _ICONS.get(state)
+    app = QApplication.instance()
+    return app.style().standardIcon(pixmap) if pixmap is not None and isinstance(app, QApplication) else None

@@ -153,13 +153,14 @@ class DocumentController(QObject):
             self._report(describe_error(page.name, error or RuntimeError()))
             return
         self._document.set_result(done.result, StoredPage(page.store, done.page_id))
-        text = self.tr("{0}: {1} lines in {2:.0f} ms")
-        self.message.emit(text.format(done.result.image, len(done.result.lines), done.result.elapsed_ms))
+        lines = self.tr("%n line(s)", "", len(done.result.lines))
+        text = self.tr("{0}: {1} in {2:.0f} ms")
+        self.message.emit(text.format(done.result.image, lines, done.result.elapsed_ms))
         self.recognized.emit(done.result)
 
     def _on_exported(self, paths: list[Path]) -> None:
         folder = paths[0].parent if paths else ""
-        self.message.emit(self.tr("Exported {0} files to {1}").format(len(paths), folder))
+        self.message.emit(self.tr("Exported %n file(s) to {0}", "", len(paths)).format(folder))
         self.exported.emit(paths)
 
     def _report(self, text: str) -> None:

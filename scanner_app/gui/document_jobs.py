@@ -7,6 +7,7 @@ turns any exception into one line naming the file and the cause.
 from __future__ import annotations
 
 import dataclasses
+import io
 import itertools
 import time
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from PySide6.QtGui import QImage
 from scanner_app.core import images
 from scanner_app.core.client import Recognizer
 from scanner_app.core.errors import ScannerError
+from scanner_app.core.page_codes import with_codes
 from scanner_app.core.results import PageResult
 from scanner_app.core.store import BatchStore, PageRecord
 
@@ -122,6 +124,8 @@ def recognize_page(recognizer: Recognizer, page: LoadedPage) -> Recognized:
     started = time.perf_counter()
     raw = recognizer.recognize(page.wire.data, page.name)
     result = _page_result(raw, page, (time.perf_counter() - started) * 1000)
+    # a VAT invoice's QR code, decoded from the page's pixels, cross-checks its fields (Fields tab)
+    result = with_codes(result, lambda: Image.open(io.BytesIO(page.wire.data)))
     page_id = page.store.save_page(page.file_id, page.index, result)
     if len(page.store.page_indexes(page.file_id)) >= page.count:
         page.store.mark_done(page.file_id, page.count)

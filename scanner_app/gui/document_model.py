@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QImage, QUndoStack
 
 from scanner_app.core.results import PageResult
 from scanner_app.core.store import BatchStore
 from scanner_app.gui.background import Background, Done
+from scanner_app.gui.edit_history import push_line_edit
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,9 +52,15 @@ class DocumentModel(QObject):
         self._stored: StoredPage | None = None
         self._hovered = -1
         self._selection: list[int] = []
+        self._read: dict[int, tuple[str, float]] = {}  # edited line -> what the server read (text, score)
         self._writer = Background(self, threads=1)  # edits reach the store in the order they were made
+        self.undo_stack = QUndoStack(self)  # the shown page's line and field edits (Ctrl+Z, Ctrl+Shift+Z)
 
     # State ----------------------------------------------------------------------------------
+    def server_reading(self, index: int) -> tuple[str, float] | None:
+        """(text, score) the server read for a line edited since the page was shown; None if unedited."""
+        return self._read.get(index)
+
     @property
     def page(self) -> PageResult | None:
         """The result shown (lines in reading order, edits applied), or None."""
@@ -107,14 +114,16 @@ class DocumentModel(QObject):
     def set_image(self, image: QImage, scale: float, name: str, source: Path | None) -> None:
         """Show a new image; the previous result, hover and selection are cleared."""
         self._image, self._image_scale, self._name, self._source = image, scale, name, source
-        self._page, self._stored = None, None
+        self._page, self._stored, self._read = None, None, {}
+        self.undo_stack.clear()
         self._reset_pointers()
         self.image_changed.emit()
         self.page_changed.emit()
 
     def set_result(self, page: PageResult | None, stored: StoredPage | None = None) -> None:
         """Show a result for the current image."""
-        self._page, self._stored = page, stored
+        self._page, self._stored, self._read = page, stored, {}
+        self.undo_stack.clear()
         self._reset_pointers()
         self.page_changed.emit()
 
@@ -140,13 +149,23 @@ class DocumentModel(QObject):
             self.hovered_changed.emit(index)
 
     def edit_line(self, index: int, text: str) -> None:
-        """Change a line's text: shown at once, persisted to the batch store, reaches exports."""
+        """Change a line's text: shown at once, persisted to the batch store, reaches exports; undoable."""
         if self._page is None or not 0 <= index < len(self._page.lines):
             return
-        if self._page.lines[index].text == text:
+        old = self._page.lines[index].text
+        if old != text:
+            push_line_edit(self.undo_stack, lambda value: self._set_line(index, value), index, old, text)
+
+    def _set_line(self, index: int, text: str) -> None:
+        if self._page is None or self._page.lines[index].text == text:
             return
         lines = list(self._page.lines)
-        lines[index] = dataclasses.replace(lines[index], text=text)
+        read = self._read.setdefault(index, (lines[index].text, lines[index].score))
+        if text == read[0]:  # back to what the server read (undo): no longer an edit
+            del self._read[index]
+            lines[index] = dataclasses.replace(lines[index], text=text, score=read[1])
+        else:
+            lines[index] = dataclasses.replace(lines[index], text=text, score=1.0)  # a person read it
         self._page = dataclasses.replace(self._page, lines=tuple(lines))
         self.line_changed.emit(index)
         if self._stored is None:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from scanner_app.core.fields.reimbursement import COLUMNS, SheetRow
 from scanner_app.core.store import BatchStore
+from scanner_app.gui import dialog_paths
 from scanner_app.gui.background import Background
 from scanner_app.gui.fields_model import FLAGGED
 
@@ -135,7 +136,8 @@ class FieldsBatchTable(QWidget):
             self._page_ids = [page_id for page_id, _ in rows or []]
             self.model.set_rows([row for _, row in rows or []])
             flagged = sum(1 for r in self.model.rows if r.fields.flagged)
-            self.status.setText(self.tr("{0} pages, {1} to check").format(len(self.model.rows), flagged))
+            pages = self.tr("%n page(s)", "", len(self.model.rows))
+            self.status.setText(self.tr("{0}, {1} to check").format(pages, flagged))
             self.loaded.emit(len(self.model.rows))
 
         self._background.run(lambda: page_rows(store), done, slot="load")
@@ -158,7 +160,9 @@ class FieldsBatchTable(QWidget):
         from PySide6.QtWidgets import QFileDialog
 
         title, kinds = self.tr("Export reimbursement sheet"), self.tr("Excel workbook (*.xlsx);;CSV (*.csv)")
-        path, _ = QFileDialog.getSaveFileName(self, title, "reimbursement.xlsx", kinds)
+        first = Path(self.model.rows[0].source) if self.model.rows else None
+        start = dialog_paths.start_folder(first) / "reimbursement.xlsx"
+        path, _ = QFileDialog.getSaveFileName(self, title, str(start), kinds)
         if path:
             self.export_to(Path(path))
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
 from scanner_app.core.fields.model import REQUIRED_FIELDS, InvoiceFields
+from scanner_app.gui.flag_text import flag_sentence
+from scanner_app.gui.viewer.overlay import LOW_CONFIDENCE  # one amber threshold for lines and fields
 
 NAME, VALUE, CONFIDENCE, FLAGS = range(4)
 LINES_ROLE = Qt.ItemDataRole.UserRole + 1  # tuple of the page line indices a field came from
@@ -50,6 +53,17 @@ class FieldsTableModel(QAbstractTableModel):
         }  # fmt: skip
         return labels.get(name, name)
 
+    def field_flags(self, name: str) -> list[str]:
+        """The page's flags of a field, plus "low_confidence" below the lines' amber threshold."""
+        flags = self._fields.flags(name)
+        field = self._fields.get(name)
+        low = field is not None and field.value and not field.edited and field.confidence < LOW_CONFIDENCE
+        return [*flags, "low_confidence"] if low and "low_confidence" not in flags else flags
+
+    def flagged_count(self) -> int:
+        """Fields (rows) that need a look."""
+        return sum(1 for name in self._names if self.field_flags(name))
+
     def name_at(self, row: int) -> str:
         return self._names[row]
 
@@ -74,19 +88,22 @@ class FieldsTableModel(QAbstractTableModel):
             return None
         name = self._names[index.row()]
         field = self._fields.get(name)
-        flags = self._fields.flags(name)
+        flags = self.field_flags(name)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if index.column() == NAME:
                 return self.label(name)
             if index.column() == VALUE:
                 return field.value if field else ""
             if index.column() == CONFIDENCE:
-                return f"{field.confidence:.2f}" if field else ""
-            return ", ".join(flags)
+                # Rounded down: a 0.795 field (amber) must not read "0.80" (the threshold).
+                return f"{math.floor(field.confidence * 100 + 1e-9) / 100:.2f}" if field else ""
+            return "; ".join(flag_sentence(flag) for flag in flags)
         if role == Qt.ItemDataRole.ToolTipRole:
-            messages = [c.message for c in self._fields.checks if name in c.fields]
+            value = [field.value] if field and field.value and index.column() == VALUE else []
+            sentences = [flag_sentence(flag) for flag in flags]
+            messages = [c.message for c in self._fields.checks if name in c.fields and not c.ok]
             source = [self.tr("Read from: {0}").format(field.raw)] if field and field.raw else []
-            return "\n".join([*messages, *source])
+            return "\n".join([*value, *sentences, *messages, *source])
         if role == Qt.ItemDataRole.BackgroundRole and flags:
             return FLAGGED
         if role == LINES_ROLE:

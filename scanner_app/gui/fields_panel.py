@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QModelIndex, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -20,9 +21,11 @@ from PySide6.QtWidgets import (
 
 from scanner_app.core.fields.model import InvoiceFields
 from scanner_app.core.results import PageResult
+from scanner_app.gui import dialog_paths
 from scanner_app.gui.background import Background
 from scanner_app.gui.document_model import DocumentModel, StoredPage
-from scanner_app.gui.fields_model import LINES_ROLE, NAME, VALUE, FieldsTableModel
+from scanner_app.gui.edit_history import push_field_edit
+from scanner_app.gui.fields_model import CONFIDENCE, FLAGS, LINES_ROLE, NAME, VALUE, FieldsTableModel
 
 
 def _extract(page: PageResult, stored: StoredPage | None, edits: dict[str, str]) -> InvoiceFields:
@@ -59,13 +62,23 @@ class FieldsPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(VALUE, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(VALUE, QHeaderView.ResizeMode.Stretch)  # the value gets the room
+        header.setSectionResizeMode(CONFIDENCE, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(FLAGS, QHeaderView.ResizeMode.Interactive)
+        header.setMinimumSectionSize(24)
         self.table.clicked.connect(self._on_row_clicked)
         self.summary = QLabel(self)
+        self.receipt_box = QComboBox(self)  # which receipt of a glass page (shown with several)
+        self.receipt_box.hide()
+        self.receipt_box.currentIndexChanged.connect(lambda _index: self._recompute())
         self.export_button = QPushButton(self)
         self.export_button.clicked.connect(self.choose_export)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
+        top.addWidget(self.receipt_box)
         top.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -93,7 +106,19 @@ class FieldsPanel(QWidget):
     # Fields ------------------------------------------------------------------------------------
     def _on_page_changed(self) -> None:
         self._edits = {}
+        page = self._document.page
+        count = len(page.receipts) if page else 0
+        self.receipt_box.blockSignals(True)
+        self.receipt_box.clear()
+        self.receipt_box.addItems([self.tr("Receipt {0} of {1}").format(i + 1, count) for i in range(count)])
+        self.receipt_box.blockSignals(False)
+        self.receipt_box.setVisible(count > 1)
         self._recompute()
+
+    def _receipt(self) -> int | None:
+        """The receipt chosen on a page with several, else None (the page is one document)."""
+        page = self._document.page
+        return self.receipt_box.currentIndex() if page is not None and len(page.receipts) > 1 else None
 
     def _on_line_edited(self, _index: int, _text: str) -> None:
         self._recompute()
@@ -104,6 +129,9 @@ class FieldsPanel(QWidget):
             self._background.drop("fields")
             self._show(InvoiceFields())
             return
+        receipt = self._receipt()
+        if receipt is not None:  # one receipt's fields (hand edits are kept per page, not per receipt)
+            page, stored, edits = page.document_page(receipt), None, {}
 
         def done(fields: InvoiceFields | None, error: BaseException | None) -> None:
             if error is not None:
@@ -116,6 +144,8 @@ class FieldsPanel(QWidget):
     def _show(self, fields: InvoiceFields) -> None:
         self.model.set_fields(fields)
         self.table.resizeColumnToContents(NAME)
+        # The flags column stays narrow (its sentences are elided, whole in the tooltip).
+        self.table.setColumnWidth(FLAGS, self.fontMetrics().horizontalAdvance("M" * 8))
         self._show_summary()
         self.fields_changed.emit()
 
@@ -124,18 +154,29 @@ class FieldsPanel(QWidget):
         if self._document.page is None:
             self.summary.setText(self.tr("No page"))
             return
-        flagged = len({flag.split(":")[0] for flag in fields.all_flags()})
-        text = self.tr("{0} fields, {1} to check").format(len(fields.fields), flagged)
+        flagged = self.model.flagged_count()
+        text = self.tr("{0}, {1} to check").format(self.tr("%n field(s)", "", len(fields.fields)), flagged)
         self.summary.setText(text + (f" ({fields.template})" if fields.template else ""))
 
     def edit_field(self, name: str, value: str) -> None:
-        """Set a field by hand: stored with the page (reopening and exports show it), checks re-run."""
+        """Set a field by hand: stored with the page (reopening and exports show it), checks re-run;
+        undoable (the document's undo stack, with the line edits)."""
+        old = self.model.fields.value(name)
+        if old != value:
+            apply = lambda text: self._set_field(name, text)  # noqa: E731
+            push_field_edit(self._document.undo_stack, apply, self.model.label(name), old, value)
+
+    def _set_field(self, name: str, value: str) -> None:
         self._edits[name] = value
         self._show(self.model.fields.with_value(name, value))
         self._document.edit_field(name, value)
 
     def _on_row_clicked(self, index: QModelIndex) -> None:
         lines = index.siblingAtColumn(NAME).data(LINES_ROLE) or ()
+        receipt, page = self._receipt(), self._document.page
+        if receipt is not None and page is not None:  # the receipt's line numbers -> the page's
+            own = page.receipts[receipt].lines
+            lines = [own[i] for i in lines if 0 <= i < len(own)]
         self._document.select(list(lines))
 
     def select_field(self, name: str) -> None:
@@ -148,11 +189,17 @@ class FieldsPanel(QWidget):
     # Export ------------------------------------------------------------------------------------
     def choose_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export reimbursement sheet"), "reimbursement.csv",
+            self, self.tr("Export reimbursement sheet"), str(self.export_start()),
             self.tr("CSV (*.csv);;Excel workbook (*.xlsx)"),
         )  # fmt: skip
         if path:
             self.export_to(Path(path))
+
+    def export_start(self) -> Path:
+        """Where the save dialog starts: a sheet named after the document, in the document's folder."""
+        source = self._document.source
+        name = f"{source.stem}-fields.csv" if source is not None else "reimbursement.csv"
+        return dialog_paths.start_folder(source) / name
 
     def export_to(self, path: Path) -> None:
         """Write the sheet for the page shown (off the GUI thread); ``exported`` or ``export_failed``."""

@@ -46,7 +46,12 @@ class Translations(QObject):
             app.removeTranslator(translator)
         self._installed = []
         self.language = language if language in LANGUAGES else "en"
-        if self.language == "en":
+        if self.language == "en":  # English needs its catalogue only for plural forms ("1 file", "2 files")
+            plurals = QTranslator(self)
+            if plurals.load(str(catalog_path("en"))):
+                self._installed.append(plurals)
+                app.installTranslator(plurals)
+            QLocale.setDefault(QLocale(QLocale.Language.English))
             return True
         ours = QTranslator(self)
         if not ours.load(str(catalog_path(self.language))):

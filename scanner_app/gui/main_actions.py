@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -30,7 +30,8 @@ SHORTCUTS: dict[str, QKeySequence | str | Key] = {
     "tab_server": "Alt+3",
     "tab_stress": "Alt+4",
     "tab_fields": "Alt+5",
-    "about": Key.HelpContents,
+    "shortcuts": Key.HelpContents,  # F1: the Help page with every shortcut
+    "about": "Shift+F1",
 }
 
 
@@ -75,20 +76,29 @@ class MainActions(QObject):
             "tab_server": self.tr("&Server"),
             "tab_stress": self.tr("S&tress"),
             "tab_fields": self.tr("&Fields"),
+            "shortcuts": self.tr("&Keyboard shortcuts"),
             "about": self.tr("&About scanner-app"),
         }
         for name, text in texts.items():
             self.actions[name].setText(text)
 
-    def build_menus(self, bar: QMenuBar, view_actions: list[QAction], copy_all: QAction) -> None:
-        """(Re)build the menu bar in the current language."""
+    def build_menus(
+        self, bar: QMenuBar, view_actions: list[QAction], copy_all: QAction, history: Sequence[QAction] = ()
+    ) -> None:
+        """(Re)build the menu bar in the current language (``history``: Undo and Redo)."""
         bar.clear()
         a = self.actions
         file_menu = bar.addMenu(self.tr("&File"))
-        for name in ("open", "open_folder", "paste", "camera", "screen", "scan_device", None, "export",
+        file_menu.addAction(a["open"])
+        self.recent_menu = file_menu.addMenu(self.tr("Open &recent"))
+        for name in ("open_folder", "paste", "camera", "screen", "scan_device", None, "export",
                      "recognize_again", None, "quit"):  # fmt: skip
             file_menu.addSeparator() if name is None else file_menu.addAction(a[name])
         edit_menu = bar.addMenu(self.tr("&Edit"))
+        for action in history:
+            edit_menu.addAction(action)
+        if history:
+            edit_menu.addSeparator()
         edit_menu.addAction(a["copy"])
         edit_menu.addAction(copy_all)
         view_menu = bar.addMenu(self.tr("&View"))
@@ -104,4 +114,5 @@ class MainActions(QObject):
         for action in self.language_actions.values():
             language_menu.addAction(action)
         help_menu = bar.addMenu(self.tr("&Help"))
+        help_menu.addAction(a["shortcuts"])
         help_menu.addAction(a["about"])

@@ -6,6 +6,7 @@ batches from BatchPanel; the connection state is shown in the status bar.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,12 +23,13 @@ from PySide6.QtWidgets import (
 
 from scanner_app import __version__
 from scanner_app.core.images import SUPPORTED_SUFFIXES
-from scanner_app.gui import drop
+from scanner_app.gui import dialog_paths, drop, recent_files
 from scanner_app.gui.batch_panel import BatchPanel
 from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
 from scanner_app.gui.dashboard import StressDashboard
 from scanner_app.gui.document_controller import DocumentController
 from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.edit_history import HistoryActions
 from scanner_app.gui.fields_panel import FieldsPanel
 from scanner_app.gui.i18n import SETTING as LANGUAGE_SETTING
 from scanner_app.gui.i18n import Translations
@@ -35,6 +37,7 @@ from scanner_app.gui.main_actions import MainActions
 from scanner_app.gui.results_panel import ResultsPanel
 from scanner_app.gui.server_panel import ServerPanel
 from scanner_app.gui.session import SessionFolder
+from scanner_app.gui.shortcuts_page import ShortcutsPage, shortcut_rows
 from scanner_app.gui.viewer import ViewerPanel
 
 _STATUS_COLOURS = {ConnectionStatus.READY: "#2e7d32", ConnectionStatus.STARTING: "#8d6e00",
@@ -67,6 +70,8 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.side_tabs)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
+        splitter.setSizes([600, 400])  # not the toolbar's width: the fields table needs the room (#14)
+        self.viewer.setMinimumWidth(320)
         self.tabs.addTab(splitter, "")
         self.batch_panel = BatchPanel(connection, self)
         self.server_panel = ServerPanel(connection, self)
@@ -91,6 +96,7 @@ class MainWindow(QMainWindow):
         self.document.image_changed.connect(self._update_title)
         connection.state_changed.connect(self._on_connection_changed)
         self.setAcceptDrops(True)
+        self.history = HistoryActions(self.document.undo_stack, self)
         self._view_actions = [a for n, a in self.viewer.view_actions.items() if n != "copy_all"]
         self._copy_all = copy_all
         self._retranslate()
@@ -109,6 +115,7 @@ class MainWindow(QMainWindow):
             "camera": self.capture_camera, "screen": self.capture_screen, "export": self.choose_export,
             "scan_device": self.scan_from_device,
             "quit": self.close, "copy": self.copy_selection, "about": self.about,
+            "shortcuts": self.show_shortcuts,
             "tab_document": lambda: self.tabs.setCurrentIndex(0),
             "tab_batch": lambda: tab(self.batch_panel), "tab_server": lambda: tab(self.server_panel),
             "tab_stress": lambda: tab(self.stress_panel),
@@ -122,7 +129,12 @@ class MainWindow(QMainWindow):
     def _retranslate(self) -> None:
         self._update_title()
         self.main_actions.retranslate()
-        self.main_actions.build_menus(self.menuBar(), self._view_actions, self._copy_all)
+        self.history.retranslate()
+        history = [self.history.undo, self.history.redo]
+        self.main_actions.build_menus(self.menuBar(), self._view_actions, self._copy_all, history)
+        menu = self.main_actions.recent_menu
+        menu.aboutToShow.connect(lambda: recent_files.fill_menu(
+            menu, lambda path: self.open_paths([path]), self.tr("No recent files")))  # fmt: skip
         self.tabs.setTabText(0, self.tr("Document"))
         for panel, title in ((self.batch_panel, self.tr("Batch")), (self.server_panel, self.tr("Server")),
                              (self.stress_panel, self.tr("Stress"))):  # fmt: skip
@@ -143,6 +155,7 @@ class MainWindow(QMainWindow):
         if not paths:
             return
         self._remember_folder(paths[0] if paths[0].is_dir() else paths[0].parent)
+        recent_files.remember(paths)
         if len(paths) == 1 and not paths[0].is_dir():
             self.tabs.setCurrentIndex(0)
             self.controller.open_path(paths[0])
@@ -215,7 +228,8 @@ class MainWindow(QMainWindow):
 
     def choose_export(self) -> None:
         title = self.tr("Export the document into")
-        folder = QFileDialog.getExistingDirectory(self, title, self._last_folder())
+        start = dialog_paths.start_folder(self.document.source)
+        folder = QFileDialog.getExistingDirectory(self, title, str(start))
         if folder:
             self.controller.export_current(Path(folder))
 
@@ -241,12 +255,12 @@ class MainWindow(QMainWindow):
         text = self.document.selected_text()
         if text:
             QGuiApplication.clipboard().setText(text)
-            self._show_message(self.tr("Copied {0} lines").format(len(self.document.selection)))
+            self._show_message(self.tr("Copied %n line(s)", "", len(self.document.selection)))
 
     def copy_all(self) -> None:
         text = self.document.all_text()
         QGuiApplication.clipboard().setText(text)
-        self._show_message(self.tr("Copied all {0} lines").format(self.document.line_count()))
+        self._show_message(self.tr("Copied all %n line(s)", "", self.document.line_count()))
 
     # Status, language, settings ---------------------------------------------------------------
     def _show_message(self, text: str) -> None:
@@ -271,33 +285,61 @@ class MainWindow(QMainWindow):
         if not self.translations.install(language):
             self._show_message(self.tr("No translation for {0} is installed").format(language))
 
+    def show_shortcuts(self) -> None:
+        """Help > Keyboard shortcuts (F1)."""
+        actions = [*self.main_actions.actions.values(), self.history.undo, self.history.redo,
+                   *self.viewer.view_actions.values()]  # fmt: skip
+        self._shortcuts_page = ShortcutsPage(shortcut_rows(actions), self)
+        self._shortcuts_page.show()
+
     def about(self) -> None:
         QMessageBox.about(self, self.tr("About scanner-app"), self.tr(
             "scanner-app {0}\nReceipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton."
         ).format(__version__))  # fmt: skip
 
     def _last_folder(self) -> str:
-        return str(QSettings().value("ui/last_folder", str(Path.home())))
+        return str(dialog_paths.last_folder())
 
     def _remember_folder(self, folder: Path) -> None:
-        QSettings().setValue("ui/last_folder", str(folder))
+        dialog_paths.remember_folder(folder)
 
     def _restore_settings(self) -> None:
         settings = QSettings()
         geometry = settings.value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+        # A geometry saved under another QT_SCALE_FACTOR (a demo at 1.5) would shrink or grow this run.
+        same_scale = str(settings.value("window/scale_factor", "1")) == _scale_factor()
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty() and same_scale:
             self.restoreGeometry(geometry)
         else:
             self.resize(1280, 820)
+        self.keep_on_screen()
         state = settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
 
+    def keep_on_screen(self) -> None:
+        """Fit the window into its screen's available area (a saved size or place may not fit now)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        area = screen.availableGeometry()
+        self.resize(min(self.width(), area.width()), min(self.height(), area.height()))
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), area.left()), max(area.left(), area.right() - frame.width() + 1))
+        y = min(max(frame.y(), area.top()), max(area.top(), area.bottom() - frame.height() + 1))
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
+
     def closeEvent(self, event: QCloseEvent) -> None:
         settings = QSettings()
         settings.setValue("window/geometry", self.saveGeometry())
+        settings.setValue("window/scale_factor", _scale_factor())
         settings.setValue("window/state", self.saveState())
         self.controller.shutdown()
         for panel in (self.batch_panel, self.stress_panel):
             panel.shutdown()  # stop runs and close their stores before the connection goes
         super().closeEvent(event)
+
+
+def _scale_factor() -> str:
+    return os.environ.get("QT_SCALE_FACTOR", "").strip() or "1"

@@ -46,10 +46,13 @@ class ResultsTableModel(QAbstractTableModel):
         if page is None or not index.isValid() or index.row() >= len(page.lines):
             return None
         line, row, column = page.lines[index.row()], index.row(), index.column()
+        read = self._document.server_reading(row)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            return (row + 1, line.text, f"{line.score:.3f}")[column]
+            return (row + 1, line.text, self.tr("edited") if read else f"{line.score:.3f}")[column]
         if role == Qt.ItemDataRole.ToolTipRole and column == TEXT:
             return line.text
+        if role == Qt.ItemDataRole.ToolTipRole and column == CONFIDENCE and read:
+            return self.tr('Corrected by hand; the server read "{0}" ({1:.3f})').format(*read)
         if role == LINE_INDEX_ROLE:
             return row
         if role == Qt.ItemDataRole.BackgroundRole and row == self._hovered:
@@ -83,4 +86,4 @@ class ResultsTableModel(QAbstractTableModel):
                 self.dataChanged.emit(self.index(row, 0), self.index(row, 2), roles)
 
     def _on_line_changed(self, row: int) -> None:
-        self.dataChanged.emit(self.index(row, TEXT), self.index(row, TEXT))
+        self.dataChanged.emit(self.index(row, TEXT), self.index(row, CONFIDENCE))

@@ -11,6 +11,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -24,6 +25,23 @@ from PySide6.QtWidgets import (
 
 from scanner_app.gui.document_model import DocumentModel
 from scanner_app.gui.results_model import LINE_INDEX_ROLE, TEXT, ResultsTableModel
+
+_EDITING_KEYS = (
+    QKeySequence.StandardKey.Copy, QKeySequence.StandardKey.Cut, QKeySequence.StandardKey.Paste,
+    QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo, QKeySequence.StandardKey.SelectAll,
+)  # fmt: skip
+
+
+def _leave_to_window(event: QEvent) -> bool:
+    """A Ctrl+key the line edit would swallow (X11 binds Ctrl+E to "end of line") goes to the window."""
+    assert isinstance(event, QKeyEvent)
+    is_letter = Qt.Key.Key_A.value <= event.key() <= Qt.Key.Key_Z.value
+    if not is_letter or not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+        return False
+    if any(event.matches(key) for key in _EDITING_KEYS):
+        return False
+    event.ignore()  # not overridden: the shortcut map (the window's actions) gets the key
+    return True
 
 
 class ResultsPanel(QWidget):
@@ -43,6 +61,7 @@ class ResultsPanel(QWidget):
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self.proxy.setFilterFixedString)
+        self.filter_edit.installEventFilter(self)  # the window's Ctrl+letter shortcuts work while typing
         self._copy_button = QPushButton(self)
         self._copy_button.clicked.connect(self.copy_all_requested)
         self.table = QTableView(self)
@@ -67,6 +86,7 @@ class ResultsPanel(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_view_selection_changed)
         document.hovered_changed.connect(self._on_hovered_changed)
         document.selection_changed.connect(self._on_selection_changed)
+        document.page_changed.connect(self._on_page_changed)
         top = QHBoxLayout()
         top.addWidget(self.filter_edit, 1)
         top.addWidget(self._copy_button)
@@ -97,6 +117,8 @@ class ResultsPanel(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table.viewport() and event.type() == QEvent.Type.Leave:
             self._document.set_hovered(-1)
+        if watched is self.filter_edit and event.type() == QEvent.Type.ShortcutOverride:
+            return _leave_to_window(event)
         return False
 
     def _on_view_selection_changed(self, *_: object) -> None:
@@ -111,6 +133,9 @@ class ResultsPanel(QWidget):
             row = self.line_row(index)
             if row >= 0:
                 self.table.scrollTo(self.proxy.index(row, 0))
+
+    def _on_page_changed(self) -> None:
+        self.table.scrollToTop()  # a new page starts at its first line
 
     def _on_selection_changed(self, indices: list[int]) -> None:
         selection = QItemSelection()

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QPoint, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QCursor,
     QGuiApplication,
-    QImage,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -25,22 +24,12 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from scanner_app.gui.background import Background
+from scanner_app.gui.document_jobs import png_bytes
 
 HIDE_DELAY_MS = 300  # time for the window manager to take the app's window off the screen
 MIN_SELECTION = 4  # smaller drags (in logical pixels) are clicks, not regions
 DIM = QColor(0, 0, 0, 110)
 EDGE = QColor(40, 160, 255)
-
-
-def encode_png(image: QImage) -> bytes:
-    """``image`` as PNG bytes (QImage is safe to encode on any thread)."""
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
-        raise ValueError("the screen region could not be encoded as PNG")
-    buffer.close()
-    return bytes(data.data())
 
 
 def selection_rect(start: QPoint, end: QPoint) -> QRect:
@@ -201,7 +190,7 @@ class ScreenRegionCapture(QObject):
             else:
                 self.captured.emit(data, name)
 
-        self._background.run(lambda: encode_png(image), on_done)
+        self._background.run(lambda: png_bytes(image), on_done)
 
     def _on_cancelled(self) -> None:
         self._close_overlay()

@@ -1,8 +1,12 @@
 """Several documents on one page: each receipt's outline on a scanner bed, and its lines.
 
 Classical CV on a small copy of the page: the bed's colour is the median of the page border;
-pixels clearly unlike it, closed and hole-filled, are paper. Each solid, large-enough region is a
-document (its minimum-area rectangle, so receipts turned a few degrees are outlined tightly). The
+pixels unlike it by more than the bed's own noise (receipts scanned on a grey backing are only
+5-10 levels off a grey bed), closed and hole-filled, are paper. Each solid, large-enough region
+that is mostly paper-coloured (not a text block or a bar on a page) and reaches at most one side
+of the frame is a document (its minimum-area rectangle, so receipts turned a few degrees are
+outlined tightly). The lines the server read then decide: outlines missing much of the text, or
+holding fewer than two lines, are not documents (see assign_lines). The
 common page, one receipt filling the frame, has a border of paper, so nothing solid stands out:
 it is one document at the cost of one resize and a few morphology passes.
 
@@ -28,11 +32,14 @@ class DocumentParams:
     """How documents are told from the bed."""
 
     enabled: bool = True
-    work_side: int = 640  # the page is analysed at this long side
+    work_side: int = 1024  # the page is analysed at this long side (gaps of 3 mm stay ~10 px)
     border: float = 0.02  # share of each side sampled as the bed
-    bed_delta: float = 24.0  # a colour this far (max over channels) from the bed is not bed
+    bed_delta: float = 24.0  # at most this far (max over channels, local mean) from the bed is bed
+    min_delta: float = 4.0  # at least this far; between the two, set by the bed's own noise
     min_area: float = 0.015  # a document covers at least this share of the page
-    min_solidity: float = 0.7  # its share of "not bed" pixels inside its outline
+    max_aspect: float = 10.0  # and is at most this much longer than wide (a till roll on A4: ~5)
+    min_solidity: float = 0.7  # its share of "not bed" pixels inside its outline, holes filled
+    min_paper: float = 0.7  # its share of "not bed" pixels inside its outline as seen
     max_documents: int = 12
     min_lines: int = 2  # a region holding fewer lines is not a document (a logo, a stain)
     min_inside: float = 0.9  # share of lines whose centre lies in an outline, else one document
@@ -63,11 +70,12 @@ def find_documents(image_bgr: np.ndarray, params: DocumentParams) -> list[np.nda
     )  # fmt: skip
     bed = np.median(border[:: max(1, len(border) // 4096)], axis=0)
     channels = [cv2.absdiff(small[:, :, c], np.full((sh, sw), bed[c], np.uint8)) for c in range(3)]
-    diff = cv2.max(cv2.max(channels[0], channels[1]), channels[2])
-    mask = (diff > params.bed_delta).astype(np.uint8)
+    diff = cv2.blur(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), (3, 3))
+    paper = (diff > _bed_threshold(diff, band, params)).astype(np.uint8)
+    mask = paper
     kernel = np.ones((3, 3), np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
@@ -75,18 +83,41 @@ def find_documents(image_bgr: np.ndarray, params: DocumentParams) -> list[np.nda
     for contour in contours:
         rect = cv2.minAreaRect(contour)
         (rw, rh) = rect[1]
-        if rw * rh < params.min_area * sh * sw:
-            continue
+        if rw * rh < params.min_area * sh * sw or max(rw, rh) > params.max_aspect * min(rw, rh):
+            continue  # too small, or a rule / shaded bar across a page rather than a sheet of paper
         outline = np.zeros_like(mask)
         cv2.fillPoly(outline, [cv2.boxPoints(rect).astype(np.int32)], 1)
         inside = cv2.countNonZero(outline)
         if inside == 0 or cv2.countNonZero(filled & outline) / inside < params.min_solidity:
             continue
+        if cv2.countNonZero(paper & outline) / inside < params.min_paper:
+            continue  # mostly bed-coloured inside: a block of text or a logo on the page, not paper
         if rw * rh > 0.9 * sh * sw:  # the whole frame: no bed around it
+            continue
+        if _sides_touched(contour, sw, sh, band) >= 2:  # a page's corner or strip, not paper on a bed
             continue
         boxes.append(_clockwise(cv2.boxPoints(rect) / scale))
     boxes = sorted(boxes, key=lambda b: (float(b[:, 0].min()), float(b[:, 1].min())))
     return boxes[: params.max_documents]
+
+
+def _sides_touched(contour: np.ndarray, width: int, height: int, band: int) -> int:
+    """How many sides of the frame the region reaches (within the sampled border band)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    return (x < band) + (y < band) + (x + w > width - band) + (y + h > height - band)
+
+
+def _bed_threshold(diff: np.ndarray, band: int, params: DocumentParams) -> float:
+    """How far from the bed colour paper starts: above the bed's own noise (its border's spread).
+
+    Receipts scanned on a grey backing are often nearly bed-grey (5-10 levels off), so a fixed
+    threshold misses them; a flat bed's border varies by 1-2 levels, a noisy one by more.
+    """
+    border = np.concatenate(
+        [diff[:band].ravel(), diff[-band:].ravel(), diff[:, :band].ravel(), diff[:, -band:].ravel()]
+    )
+    noise = float(np.percentile(border, 95))
+    return float(np.clip(2 * noise + 2, params.min_delta, params.bed_delta))
 
 
 def assign_lines(

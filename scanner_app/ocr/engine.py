@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -94,13 +95,14 @@ class InProcessEngine:
         det_params: DetParams | None = None,
         rec_params: RecParams | None = None,
         threads: int = 0,
+        providers: Sequence[Any] = ("CPUExecutionProvider",),
     ) -> None:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
-        self._det = ort.InferenceSession(det_model, options, providers=["CPUExecutionProvider"])
-        self._rec = ort.InferenceSession(rec_model, options, providers=["CPUExecutionProvider"])
+        self._det = ort.InferenceSession(det_model, options, providers=list(providers))
+        self._rec = ort.InferenceSession(rec_model, options, providers=list(providers))
         self._keys = list(keys)
         self.det_params = det_params or DetParams()
         self.rec_params = rec_params or RecParams()

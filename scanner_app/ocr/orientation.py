@@ -10,7 +10,8 @@ exactly as an upright scan would be. The angle is found cheaply:
 
 Single lines on an upright page: a line whose own recognition score is doubtful is classified,
 and read again turned 180 degrees when the classifier leans that way; the turned reading is kept
-only when the recogniser is clearly surer of it (the classifier alone is right on ~90 % of lines).
+only when the recogniser is clearly surer of it and confident (the classifier alone is right on
+~90 % of lines; a smudge read turned must not become a new line).
 
 ``read_page`` holds the orchestration; the caller supplies the three models as async callables
 (BLS calls in the Triton step, ONNX Runtime sessions in process), so both run the same logic.
@@ -52,7 +53,7 @@ class OrientationParams:
     tall_share: float = 0.5  # more than this share of tall boxes: the page lies on its side
     line_doubt: float = 0.85  # lines scored below this are checked one by one
     line_flip: float = 0.5  # classifier probability of 180 for which a doubtful line is read turned
-    line_gain: float = 0.1  # the turned reading is kept when it scores this much higher
+    line_gain: float = 0.1  # the turned reading is kept when it scores this much higher (and >= line_doubt)
     max_batch: int = 64  # crops per classifier call (<= its max_batch_size)
 
 
@@ -208,7 +209,7 @@ async def read_upright(
             replan = plan_crops(again, rec_params)
             results = await _recognize_all(models, replan.batches)
             for j, (text, score) in decode_plan(replan, results, keys).items():
-                if score >= decoded[turned[j]][1] + params.line_gain:
+                if score >= max(decoded[turned[j]][1] + params.line_gain, params.line_doubt):
                     decoded[turned[j]] = (text, score)
                     flipped += 1
     return assemble_lines(boxes, decoded, rec_params), flipped

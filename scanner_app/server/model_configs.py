@@ -105,8 +105,7 @@ def render_config(base: mc.ModelConfig, plan: DevicePlan, sizing: Sizing) -> mc.
         if sizing.dynamic_batching and config.max_batch_size > 1:
             delay = GPU_QUEUE_DELAY_US.get(config.name, DEFAULT_GPU_QUEUE_DELAY_US)
             config.dynamic_batching.max_queue_delay_microseconds = delay
-        else:
-            config.ClearField("dynamic_batching")
+        # else: as checked in (queue policies, e.g. request timeouts, stay)
     else:
         group.count = base_count * sizing.scale
     return config

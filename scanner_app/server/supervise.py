@@ -35,10 +35,11 @@ FRESH_CHANNEL = [("grpc.use_local_subchannel_pool", 1)]
 class Supervised(Protocol):
     """What the supervisor needs of a server (EmbeddedServer)."""
 
-    grpc_url: str
     ports: dict[str, int]
     requested_ports: dict[str, int]
 
+    @property
+    def grpc_url(self) -> str: ...
     @property
     def pid(self) -> int | None: ...
     def is_running(self) -> bool: ...

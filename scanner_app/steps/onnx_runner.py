@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import triton_python_backend_utils as pb_utils
 
-from scanner_app.steps.common import error_response, model_config, parameter
+from scanner_app.steps.common import abandoned_response, error_response, model_config, parameter
 from scanner_app.steps.limits import onnx_input_check
 from scanner_app.steps.messages import client_message
 from scanner_app.steps.providers import execution_providers
@@ -52,6 +52,10 @@ class TritonPythonModel:
             problem = self.check_input(array)  # before any work: ORT would allocate for anything
             if problem:
                 responses[index] = error_response(problem)
+                continue
+            abandoned = abandoned_response(requests[index])  # its client gave up: do not run it
+            if abandoned is not None:
+                responses[index] = abandoned
                 continue
             by_shape.setdefault(array.shape[1:], []).append(index)
         for indices in by_shape.values():

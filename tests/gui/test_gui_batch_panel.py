@@ -147,7 +147,9 @@ def test_pause_then_resume(qtbot, connection, tmp_path: Path) -> None:
     panel.start_batch([folder], folder=tmp_path / "batch")
     panel.pause()  # before the first page is sent: the run is paused from its start
     assert panel.resume_button.isEnabled() and not panel.pause_button.isEnabled()
-    qtbot.waitUntil(lambda: panel.model.rowCount() == 4, timeout=120_000)  # prepared, then held
+    # prepared; the first file started, and its first page is held before it is sent
+    started = lambda: panel.model.rowCount() == 4 and any(r.state == "running" for r in panel._book.rows)  # noqa: E731
+    qtbot.waitUntil(started, timeout=120_000)
     with qtbot.assertNotEmitted(panel.model.dataChanged, wait=3000):
         pass  # no page comes back: none was sent
     assert panel.totals.pages_sent == 0 and "Paused" in panel.status_label.text()

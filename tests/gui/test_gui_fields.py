@@ -66,7 +66,7 @@ def test_edited_field_is_flagged_when_checks_fail_and_reaches_the_export(qtbot, 
 
     panel.edit_field("total", "1.00")  # net + tax no longer equals the total
     total_row = panel.model.row_of("total")
-    assert "net_tax_total" in panel.model.index(total_row, 3).data()
+    assert "net + tax does not equal the total" in panel.model.index(total_row, 3).data()
     assert panel.model.index(total_row, 0).data(Qt.ItemDataRole.BackgroundRole) == FLAGGED
     panel.edit_field("total", invoice.truth["total"])
     assert panel.model.index(total_row, 0).data(Qt.ItemDataRole.BackgroundRole) is None
@@ -101,7 +101,7 @@ def test_no_page_shows_nothing(qtbot) -> None:
     panel = FieldsPanel(document)
     qtbot.addWidget(panel)
     assert panel.model.rowCount() == 3  # vendor, date, total: required, shown as missing
-    assert all(panel.model.index(r, 3).data() == "missing" for r in range(3))
+    assert all(panel.model.index(r, 3).data() == "required, but not found" for r in range(3))
 
 
 def test_batch_table_lists_every_page_and_exports_edits(qtbot, tmp_path: Path) -> None:

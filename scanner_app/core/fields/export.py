@@ -16,9 +16,10 @@ from scanner_app.core.results import PageResult
 FIELDS_CSV = "results_fields.csv"
 
 
-def page_fields_json(page: PageResult) -> dict[str, Any]:
-    """``{"fields": ..., "receipts": [...]}`` for one page: the page's fields, and each document's."""
-    fields = extract_fields(page).to_json()
+def page_fields_json(page: PageResult, page_fields: InvoiceFields | None = None) -> dict[str, Any]:
+    """``{"fields": ..., "receipts": [...]}`` for one page: the page's fields (``page_fields`` when
+    given, e.g. with edits), and each document's (the page's when it is the only one)."""
+    fields = (page_fields or extract_fields(page)).to_json()
     receipts = page.to_json()["receipts"]
     for index, receipt in enumerate(receipts):
         own = fields if len(receipts) == 1 else extract_fields(page.document_page(index)).to_json()
@@ -34,7 +35,7 @@ def export_fields(
     edits: Mapping[tuple[str, int], Mapping[str, str]] | None = None,
 ) -> list[Path]:
     """``export`` with each page's fields in the JSON and JSON Lines, and (with "csv")
-    ``results_fields.csv``: one reimbursement row per page of every file that has pages.
+    ``results_fields.csv``: one reimbursement row per receipt (per page, one row per document on it).
     ``edits``: fields set by hand, by (source, page number from 1) (see fields.batch.sheet_edits)."""
     cache: dict[int, InvoiceFields] = {}
     edits = edits or {}
@@ -47,12 +48,21 @@ def export_fields(
         return cache[key]
 
     def extra(page: PageResult) -> dict[str, Any]:
-        return {"fields": fields_of(page).to_json()}
+        return page_fields_json(page, fields_of(page))
+
+    def rows_of(doc: DocumentResult, n: int, page: PageResult) -> list[SheetRow]:
+        return receipt_rows(doc.source, n, page, fields_of(page))
 
     written = export(docs, out_dir, formats, page_images=page_images, page_extra=extra)
     if "csv" in {f.lower() for f in formats}:
-        rows = [
-            SheetRow(doc.source, fields_of(page), n) for doc in docs for n, page in enumerate(doc.pages, 1)
-        ]
+        rows = [row for doc in docs for n, page in enumerate(doc.pages, 1) for row in rows_of(doc, n, page)]
         written.append(write_csv(rows, Path(out_dir) / FIELDS_CSV))
     return written
+
+
+def receipt_rows(source: str, page_number: int, page: PageResult, fields: InvoiceFields) -> list[SheetRow]:
+    """The sheet rows of one page: one per receipt on it (``fields``, the page's, when it is one)."""
+    count = len(page.documents())
+    if count == 1:
+        return [SheetRow(source, fields, page_number)]
+    return [SheetRow(source, extract_fields(page.document_page(i)), page_number, i + 1) for i in range(count)]

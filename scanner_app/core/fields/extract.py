@@ -7,6 +7,7 @@ from decimal import Decimal
 from scanner_app.core.fields.amounts import find_amounts, format_amount, to_decimal
 from scanner_app.core.fields.checks import run_checks
 from scanner_app.core.fields.dates import parse_date
+from scanner_app.core.fields.exact import exact_invoice_fields
 from scanner_app.core.fields.header import TextField, find_address, find_vendor, is_title
 from scanner_app.core.fields.ident import find_date, find_number
 from scanner_app.core.fields.layout import Layout, LayoutLine
@@ -20,10 +21,12 @@ from scanner_app.core.fields.money import (
     find_tax_rate,
     find_total,
 )
+from scanner_app.core.fields.qr_payload import first_fapiao_qr
 from scanner_app.core.fields.rules import Rules, VendorTemplate, default_rules
 from scanner_app.core.fields.text import cjk_share
 from scanner_app.core.fields.values import DocumentKind
 from scanner_app.core.fields.vat import extract_vat, is_vat_invoice
+from scanner_app.core.fields.vat_qr import cross_check
 from scanner_app.core.results import PageResult
 
 AMOUNTS = ("net", "tax", "total", "rounding")
@@ -44,6 +47,8 @@ def _repair_total(layout: Layout, total: Amount, net: Amount, tax: Amount, round
     targets = [base + rounding.value, base] if rounding else [base]
     if total.value in targets:
         return total
+    if sum(any(a.value == total.value for a in find_amounts(ln.norm)) for ln in layout.lines) >= 2:
+        return total  # printed twice (TOTAL, NET or CASH DUE): the net amount read is the doubtful one
     below = sorted(
         (ln for ln in layout.lines if ln.cy > net.lines[0].cy and ln not in tax.lines), key=lambda ln: ln.cy
     )
@@ -104,6 +109,8 @@ def _first_match(layout: Layout, patterns: tuple) -> tuple[LayoutLine, str] | No
 def extract_fields(page: PageResult, rules: Rules | None = None) -> InvoiceFields:
     """Vendor, address, number, date, net, tax, tax rate, total, currency (and the VAT invoice fields)
     of one page, each with its confidence and source lines, and the checks run on them."""
+    if page.exact_fields:  # an e-invoice's own data (OFD, 数电票 XML): nothing to guess
+        return exact_invoice_fields(page)
     rules = rules or default_rules()
     layout = Layout.of(page)
     template = rules.template_for(page.text)
@@ -127,7 +134,9 @@ def extract_fields(page: PageResult, rules: Rules | None = None) -> InvoiceField
     kind: DocumentKind = "vat_invoice" if vat else "invoice" if _says_invoice(layout, rules) else "receipt"
     language = "zh" if cjk_share(page.text) > 0.3 else "en"
     checks = tuple(run_checks(fields, kind))
-    return InvoiceFields(fields, checks, kind, language, template.name if template else "")
+    found_fields = InvoiceFields(fields, checks, kind, language, template.name if template else "")
+    qr = first_fapiao_qr(page.codes) if vat else None  # decoded from the image (core.page_codes)
+    return cross_check(found_fields, qr) if qr is not None else found_fields
 
 
 def _says_invoice(layout: Layout, rules: Rules) -> bool:

@@ -72,8 +72,8 @@ def _vendor_score(line: LayoutLine, rank: int, layout: Layout, rules: Rules) -> 
         return None
     company = best_keyword(line.norm, rules.words("company"))
     score = 1.0 + (company[0].weight if company else 0.0)
-    if not company and address_score(line, rules) >= 2:
-        return None
+    if not company and (address_score(line, rules) >= 2 or _HOUSE.match(line.norm)):
+        return None  # an address line (``23, JLN ...``), not a name
     raw_letters = [c for c in line.text if c.isalpha()]
     if all(is_cjk(c) for c in raw_letters) or sum(c.isupper() for c in raw_letters) >= 0.8 * len(raw_letters):
         score += 1.0
@@ -95,7 +95,7 @@ def find_vendor(layout: Layout, rules: Rules) -> TextField | None:
     score, line = max(scored, key=lambda s: s[0])
     lines = vendor_lines(line, layout, rules)
     confidence = 0.9 if score >= 4 else 0.75 if score >= 2.5 else 0.5
-    text = _strip_registration(" ".join(ln.text.strip() for ln in lines), rules)
+    text = _strip_registration(" ".join(ln.text.strip() for ln in lines))
     return TextField(clean_value(fold_accents(text)), lines, confidence * line.score)
 
 
@@ -160,7 +160,10 @@ def vendor_lines(line: LayoutLine, layout: Layout, rules: Rules) -> tuple[Layout
 
 
 def _name_part_or_suffix(line: LayoutLine, rules: Rules) -> bool:
-    return _name_part(line, rules) or (_company_suffix(line, rules) and not is_registration(line, rules))
+    """A name part, or the suffix with the company number after it (``SDN BHD (1234567-X)``)."""
+    if is_registration(line, rules) or any_keyword(line.norm, rules.words("vendor_exclude")):
+        return False
+    return _name_part(line, rules) or _company_suffix(line, rules)
 
 
 def _suffix_first(parts: list[LayoutLine], rules: Rules) -> bool:
@@ -194,7 +197,7 @@ _TRAILING_REG = re.compile(r"\s*" + _REG + r"\s*$", re.IGNORECASE)
 _LEADING_REG = re.compile(r"^\s*" + _REG + r"\s*", re.IGNORECASE)
 
 
-def _strip_registration(text: str, rules: Rules) -> str:
+def _strip_registration(text: str) -> str:
     """A name or address without a company number printed on the same line, ``(256864-P)``."""
     return _LEADING_REG.sub("", _TRAILING_REG.sub("", text))
 
@@ -212,7 +215,9 @@ def fold_accents(text: str) -> str:
 def _next_below(layout: Layout, line: LayoutLine, anchor: LayoutLine) -> LayoutLine | None:
     """The nearest line below ``line`` overlapping ``anchor`` horizontally, within 2 heights."""
     for other in layout.below(line, 2.0):
-        if other is not line and other.y0 >= line.cy and min(other.x1, anchor.x1) > max(other.x0, anchor.x0):
+        # Below the line's middle by 0.4 heights: OCR boxes of tightly set lines overlap.
+        lower = other.cy >= line.cy + 0.4 * min(line.h, other.h)
+        if other is not line and lower and min(other.x1, anchor.x1) > max(other.x0, anchor.x0):
             return other
     return None
 
@@ -249,8 +254,14 @@ def _address_after(vendor: LayoutLine, layout: Layout, rules: Rules) -> list[Lay
             skipped += 1
             passed.clear()
             continue
-        if _ends_address(nxt, rules):
+        if is_stop(nxt, rules):
             break
+        if _ends_address(nxt, rules):  # a phone or tax number: after the address, or before it
+            if lines:
+                break
+            skipped += 1
+            passed.clear()
+            continue
         if lines or address_score(nxt, rules) >= 2:
             if not lines:
                 while passed and _address_start(passed[-1], rules):
@@ -274,14 +285,16 @@ def find_address(layout: Layout, rules: Rules, vendor: TextField | None) -> Text
     lines = _address_after(span, layout, rules)
     if not lines:
         return None
-    text = " ".join(_strip_registration(ln.text.strip(), rules) for ln in lines)
+    text = " ".join(_strip_registration(ln.text.strip()) for ln in lines)
     text = fold_accents(_digit_os(text))
     confidence = 0.8 * sum(ln.score for ln in lines) / len(lines)
     return TextField(clean_value(text), tuple(lines), confidence)
 
 
 def _digit_os(text: str) -> str:
-    """Letter O read for zero inside a house number or postcode (``NO 29O``, ``5O480``)."""
+    """Letter O read for zero inside a house number or postcode (``NO 29O``, ``5O480``), and a stray
+    quote OCR put between a word and its number (``Level'6``)."""
+    text = re.sub(r"(?<=[A-Za-z])['`](?=\d)", " ", text)
     return (
         re.sub(r"(?<=\d)[Oo]|(?<![A-Za-z])[Oo](?=\d)", "0", text)
         if re.search(r"\d[Oo]|[Oo]\d", text)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scanner_app.core.fields.checks import run_checks
+from scanner_app.core.fields.qr_payload import qr_checks
 from scanner_app.core.fields.values import Check, DocumentKind, Field
 
 LOW_CONFIDENCE = 0.6  # fields below this are flagged for review
@@ -30,6 +31,7 @@ class InvoiceFields:
     kind: DocumentKind = "receipt"
     language: str = "en"
     template: str = ""  # name of the vendor template that matched, if any
+    qr: str = ""  # the fapiao QR payload the fields were cross-checked with (vat_qr), if any
 
     def get(self, name: str) -> Field | None:
         return self.fields.get(name)
@@ -68,7 +70,10 @@ class InvoiceFields:
         old = self.fields.get(name)
         new = Field(name, value, 1.0, old.lines if old else (), old.raw if old else "", edited=True)
         fields = {**self.fields, name: new}
-        return dataclasses.replace(self, fields=fields, checks=tuple(run_checks(fields, self.kind)))
+        # the QR's verdicts on the other fields stand (a corrected misreading stays flagged)
+        qr = [c for c in self.checks if c.name.startswith("qr_") and name not in c.fields]
+        qr += qr_checks({name: new}, self.qr)
+        return dataclasses.replace(self, fields=fields, checks=(*run_checks(fields, self.kind), *qr))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,6 +83,7 @@ class InvoiceFields:
             "fields": {n: self.fields[n].to_json() for n in self.names()},
             "checks": [c.to_json() for c in self.checks],
             "flags": self.all_flags(),
+            **({"qr": self.qr} if self.qr else {}),
         }
 
     @classmethod
@@ -88,7 +94,7 @@ class InvoiceFields:
             for c in data.get("checks", ())
         )
         return cls(fields, checks, data.get("kind", "receipt"), data.get("language", "en"),
-                   data.get("template", ""))  # fmt: skip
+                   data.get("template", ""), str(data.get("qr", "")))  # fmt: skip
 
 
 def merge_lines(*groups: Iterable[int]) -> tuple[int, ...]:

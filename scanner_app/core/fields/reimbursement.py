@@ -20,15 +20,18 @@ AMOUNT_COLUMNS = ("net", "tax", "total")
 
 @dataclass(frozen=True)
 class SheetRow:
-    """One document's fields for the sheet (``page`` 1-based; several pages give several rows)."""
+    """One document's fields for the sheet (``page`` 1-based; several pages give several rows;
+    ``receipt`` 1-based when the page holds several receipts, each its own row; 0 otherwise)."""
 
     source: str
     fields: InvoiceFields
     page: int = 1
+    receipt: int = 0
 
     def cells(self) -> list[str]:
         f = self.fields
         name = self.source if self.page == 1 else f"{self.source} (page {self.page})"
+        name = f"{name} (receipt {self.receipt})" if self.receipt else name
         return [name, f.value("vendor"), f.value("date"), f.value("number"), f.value("net"),
                 f.value("tax"), f.value("total"), f.value("currency"), "; ".join(f.all_flags())]  # fmt: skip
 

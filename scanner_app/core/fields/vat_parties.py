@@ -19,6 +19,8 @@ PHONE = re.compile(
     r"(?:\+?86[-\s]?)?(?:0\d{2,3}[-\s]?\d{7,8}|1[3-9]\d{9}|\d{3,4}-\d{7,8}|\d{7,8})(?:[-转]\d{1,5})?"
 )
 ACCOUNT = re.compile(r"\d[\d\s-]{6,}\d")
+MIN_BLEED = 6  # characters of the seal's tax number glued onto a value before it is cut off
+SEAL_BLEED_CONFIDENCE = 0.5  # below LOW_CONFIDENCE: a person looks at a value the seal overlapped
 MAX_GAP = 3.0  # between a label's value and the next box of the same value, in line heights
 LABELS = (("name", "party_name"), ("tax_id", "party_tax_id"), ("address", "party_address"),
           ("bank", "party_bank"))  # fmt: skip
@@ -103,6 +105,15 @@ def split_tail(value: str, pattern: re.Pattern[str], seal_ids: tuple[str, ...]) 
     return clean_value(head + tail[: m.start()]), clean_value(found)
 
 
+def cut_seal_id(value: str, seal_ids: tuple[str, ...]) -> tuple[str, bool]:
+    """``value`` without a tail that is a piece of a tax number printed in the seal (OCR read the
+    seal's number into the box: ``…8151160844357334`` + ``4401064790B37C60``), and whether one was cut."""
+    for k in range(len(value) - 1, MIN_BLEED - 1, -1):
+        if any(value[-k:] in sid for sid in seal_ids):
+            return value[:-k].rstrip(), True
+    return value, False
+
+
 def read_parties(ctx: Context) -> dict[str, TextField]:
     """buyer_/seller_ name, tax_id, address, phone, bank and account, where printed."""
     seal_ids = tuple(m[0] for ln in ctx.layout.lines if ctx.is_seal(ln) for m in TAX_ID.finditer(ln.norm))
@@ -123,6 +134,10 @@ def read_parties(ctx: Context) -> dict[str, TextField]:
                     out[f"{role}_tax_id"] = TextField(m[0], lines, conf)
             elif kind in ("address", "bank"):
                 pattern, second = (PHONE, "phone") if kind == "address" else (ACCOUNT, "account")
+                own_id = out.get(f"{role}_tax_id")
+                text, bled = cut_seal_id(text, (*seal_ids, *((own_id.value,) if own_id else ())))
+                if bled:  # the seal's ink lay over this value: what was under it may be misread
+                    conf = min(conf, SEAL_BLEED_CONFIDENCE)
                 head, tail = split_tail(text, pattern, seal_ids)
                 if kind == "bank":
                     tail = re.sub(r"[\s-]", "", tail)

@@ -42,7 +42,7 @@ class DemoPanel(QWidget):
         self.concurrency.setPrefix(self.tr("c="))
         self.duration = QDoubleSpinBox()
         self.duration.setRange(1.0, 600.0)
-        self.duration.setValue(15.0)
+        self.duration.setValue(LoadSettings().duration_s or 20.0)  # the run form's default too (#14)
         self.duration.setSuffix(self.tr(" s each"))
         self.speedup = QLabel("—")
         font = QFont(self.speedup.font())

@@ -60,7 +60,7 @@ class RunForm(QWidget):
         self.concurrency = QLineEdit("4")
         self.concurrency.setToolTip(self.tr("One level (8), a list (1,2,4,8) or a doubling range (1-16)"))
         self.by_requests = QCheckBox(self.tr("Stop after a number of requests"))
-        self.duration = _dspin(0.5, 3600.0, 20.0, self.tr(" s"))
+        self.duration = _dspin(0.5, 3600.0, LoadSettings().duration_s or 20.0, self.tr(" s"))
         self.requests = _spin(1, 1_000_000, 200)
         self.use_rate = QCheckBox(self.tr("Open loop at"))
         self.rate = _dspin(0.1, 10_000.0, 2.0, self.tr(" req/s"))

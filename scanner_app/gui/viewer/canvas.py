@@ -13,10 +13,18 @@ import math
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPixmap, QResizeEvent, QWheelEvent
-from PySide6.QtWidgets import QGraphicsPixmapItem, QGraphicsScene, QGraphicsView, QRubberBand, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsPixmapItem,
+    QGraphicsPolygonItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QRubberBand,
+    QWidget,
+)
 
 from scanner_app.gui.document_model import DocumentModel
 from scanner_app.gui.viewer import hit_test
+from scanner_app.gui.viewer.document_outlines import outline_items
 from scanner_app.gui.viewer.line_item import LineItem
 from scanner_app.gui.viewer.overlay import LineGeometry, OverlayStyle, polygon_of
 
@@ -41,6 +49,7 @@ class PageCanvas(QGraphicsView):
         self._pixmap_item.setCacheMode(QGraphicsPixmapItem.CacheMode.DeviceCoordinateCache)  # cheap hovers
         self._scene.addItem(self._pixmap_item)
         self._items: list[LineItem] = []
+        self._outlines: list[QGraphicsPolygonItem] = []  # one per document on a glass page
         self._boxes = hit_test.boxes_array([])
         self._fit_mode = True
         self._press: QPoint | None = None
@@ -71,6 +80,11 @@ class PageCanvas(QGraphicsView):
         self._style = style
         for item in self._items:
             item.set_style(style)
+
+    def rotation(self) -> int:
+        """The view's turn in degrees, 0, 90, 180 or 270."""
+        t = self.transform()
+        return round(math.degrees(math.atan2(t.m12(), t.m11()))) % 360
 
     def zoom(self) -> float:
         """Screen pixels per image pixel (rotation ignored)."""
@@ -129,13 +143,17 @@ class PageCanvas(QGraphicsView):
         self._pixmap_item.setPixmap(QPixmap.fromImage(image) if not image.isNull() else QPixmap())
         self._pixmap_item.setScale(self._document.image_scale)
         self._scene.setSceneRect(self._scene_rect())
+        self.resetTransform()  # a new document starts unturned (its own orientation is applied later)
         self.fit()
 
     def _on_page_changed(self) -> None:
-        for item in self._items:
+        for item in [*self._items, *self._outlines]:
             self._scene.removeItem(item)
         self._items = []
         page = self._document.page
+        self._outlines = outline_items(page)
+        for outline in self._outlines:
+            self._scene.addItem(outline)
         lines = page.lines if page else ()
         self._boxes = hit_test.boxes_array([line.box for line in lines])
         view = self.transform()

@@ -49,6 +49,7 @@ class ViewerPanel(QWidget):
         upright.setCheckable(True)
         upright.setChecked(True)
         self._actions["upright"] = upright
+        document.image_changed.connect(self._on_image_changed)  # after the canvas reset its turn
         document.page_changed.connect(self._apply_upright)
         toolbar.addSeparator()
         self._actions["copy_all"] = self._action(toolbar, "Ctrl+Shift+C", self.copy_all_requested.emit)
@@ -99,6 +100,9 @@ class ViewerPanel(QWidget):
         for name, value in values.items():
             settings.setValue(f"viewer/{name}", value)
         self.canvas.set_style(dataclasses.replace(self.canvas.style_options, **values))
+
+    def _on_image_changed(self) -> None:
+        self._upright_turn = 0
 
     def _apply_upright(self) -> None:
         """Turn the view by the page's orientation while "upright" is on, back when it is off."""

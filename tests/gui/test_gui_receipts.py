@@ -1,0 +1,58 @@
+"""The viewer outlines each document of a glass page (several receipts); an ordinary page has none."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QGraphicsPolygonItem
+
+from scanner_app.core.results import PageResult, Receipt, TextLine
+from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.fields_panel import FieldsPanel
+from scanner_app.gui.viewer.panel import ViewerPanel
+
+
+def _line(x: float, text: str = "text", y: float = 10.0) -> TextLine:
+    return TextLine(((x, y), (x + 40, y), (x + 40, y + 10), (x, y + 10)), text, 0.99)
+
+
+def _outlines(panel: ViewerPanel) -> list[QGraphicsPolygonItem]:
+    return [i for i in panel.canvas.scene().items() if isinstance(i, QGraphicsPolygonItem)]
+
+
+def test_viewer_outlines_each_receipt_on_a_glass_page(qtbot) -> None:
+    document = DocumentModel()
+    panel = ViewerPanel(document)
+    qtbot.addWidget(panel)
+    image = QImage(200, 100, QImage.Format.Format_RGB32)
+    image.fill(0xFFFFFFFF)
+    document.set_image(image, 1.0, "glass.png", None)
+    left = ((5.0, 5.0), (95.0, 5.0), (95.0, 95.0), (5.0, 95.0))
+    right = tuple((x + 100, y) for x, y in left)
+    receipts = (Receipt(left, (0,)), Receipt(right, (1,)))
+    document.set_result(PageResult("glass.png", 200, 100, (_line(10), _line(110)), receipts=receipts))
+    outlines = _outlines(panel)
+    assert sorted(o.polygon().boundingRect().left() for o in outlines) == [5.0, 105.0]
+    document.set_result(PageResult("glass.png", 200, 100, (_line(10),)))  # an ordinary page
+    assert _outlines(panel) == []
+
+
+def test_fields_tab_shows_the_chosen_receipt(qtbot) -> None:
+    document = DocumentModel()
+    panel = FieldsPanel(document)
+    qtbot.addWidget(panel)
+    texts = ["LEFT MART SDN BHD", "TOTAL 12.50", "RIGHT CAFE SDN BHD", "TOTAL 99.00"]
+    lines = tuple(_line(10 + 500 * (i // 2), text, 10 + 40 * (i % 2)) for i, text in enumerate(texts))
+    left = ((0.0, 0.0), (400.0, 0.0), (400.0, 100.0), (0.0, 100.0))
+    receipts = (Receipt(left, (0, 1)), Receipt(tuple((x + 500, y) for x, y in left), (2, 3)))
+    with qtbot.waitSignal(panel.fields_changed, timeout=10_000):
+        document.set_result(PageResult("glass.png", 1000, 100, lines, receipts=receipts))
+    assert panel.receipt_box.count() == 2 and not panel.receipt_box.isHidden()
+    assert panel.fields.value("total") == "12.50"
+    with qtbot.waitSignal(panel.fields_changed, timeout=10_000):
+        panel.receipt_box.setCurrentIndex(1)
+    assert panel.fields.value("total") == "99.00"
+    panel.select_field("total")
+    assert document.selection == [3]  # the page's line, not the receipt's own number
+    with qtbot.waitSignal(panel.fields_changed, timeout=10_000):
+        document.set_result(PageResult("one.png", 400, 100, lines[:2]))
+    assert panel.receipt_box.isHidden() and panel.fields.value("total") == "12.50"
