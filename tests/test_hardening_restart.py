@@ -4,10 +4,10 @@ supervisor; a server SIGKILLed under load is restarted on the same ports and kee
 from __future__ import annotations
 
 import os
+import select
 import signal
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -31,13 +31,17 @@ from scanner_app.server.supervise import (
 READY_S = 300.0
 
 
-def _until(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
-    """Poll a process-table condition (no event exists for another process's death)."""
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout_s:.0f} s: {what}")
-        time.sleep(0.1)
+def _wait_exit(pid: int, timeout_s: float, what: str) -> None:
+    """Wait for another process's exit on its pidfd (readable once it has exited, zombie or not)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return  # exited and reaped already
+    try:
+        ready, _, _ = select.select([fd], [], [], timeout_s)
+    finally:
+        os.close(fd)
+    assert ready, f"not within {timeout_s:.0f} s: {what}"
 
 
 class Load:
@@ -104,7 +108,8 @@ def test_restart_on_the_same_ports_after_sigkill_under_load(
         os.kill(server.pid or 0, signal.SIGKILL)  # not reaped: a zombie, as under a busy parent
         dead = shm.proc_info(server.pid or 0)
         assert dead is not None
-        _until(lambda: (shm.proc_info(dead.pid) or dead).state == "Z", 30, "the server is dead")
+        _wait_exit(dead.pid, 30, "the server is dead")
+        assert (shm.proc_info(dead.pid) or dead).state == "Z"  # not reaped: a zombie
         ports = dict(server.ports)
         restarted = EmbeddedServer(
             model_repository, ports["gRPC"], ports["HTTP"], ports["metrics"],
@@ -134,7 +139,8 @@ def test_supervisor_brings_back_a_server_whose_stub_died(server: EmbeddedServer)
     assert supervisor.check(probe_now=True) is None and supervisor.healthy
     victim = next(s for s in stubs_of(server.pid or 0) if s.instance.startswith(contract.RECOGNITION_MODEL))
     os.kill(victim.info.pid, signal.SIGKILL)  # as the OOM killer did
-    _until(lambda: not shm.still_running(victim.info), 30, "the stub is gone")
+    _wait_exit(victim.info.pid, 30, "the stub is gone")
+    assert not shm.still_running(victim.info)
     assert probe(url) is not None  # the pipeline is broken now, whatever /v2/health/ready says
     event = supervisor.check()
     assert event is not None and event.kind == KIND_STUB_DIED and victim.instance in event.message
