@@ -1,10 +1,12 @@
 """Issue 17's figures against the embedded server: memory of hostile images, deadlines.
 
     python benchmarks/hardening.py
+    python benchmarks/hardening.py --only oversize [--server-arg=--grpc-infer-allocation-pool-size=8]
 
 1. Four 19000x4000 PNGs (a few hundred KB each) at once: peak and kept RSS of the server and its
    stubs (a sum of RSS: shared-memory pages count in each process that maps them).
-2. One rejected 200 MB request: RSS kept.
+2. Three rejected 200 MB requests in a row: what each leaves (sum of RSS, sum of PSS: shared pages
+   counted once, and our /dev/shm regions), per process.
 3. 100 requests with a 1 ms deadline, then a normal one: how many of the 100 were still run to the
    end (ocr_postprocess successes) and the normal request's latency behind them against alone; with
    the deadline sent as the request's timeout, and without.
@@ -12,6 +14,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import sys
 import threading
@@ -24,6 +27,7 @@ from PIL import Image, ImageDraw
 from tritonclient.utils import InferenceServerException
 
 from scanner_app import contract
+from scanner_app.server import shm
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
 from scanner_app.server.supervise import stubs_of
@@ -35,6 +39,60 @@ from soak import RECEIPTS, rss_mb
 def total_rss(server: EmbeddedServer) -> float:
     pids = [server.pid or 0, *(s.info.pid for s in stubs_of(server.pid or 0))]
     return sum(rss_mb(pid) or 0.0 for pid in pids)
+
+
+def pss_mb(pid: int) -> float:
+    """Proportional set size: a shared page counts 1/n in each of the n processes mapping it."""
+    try:
+        for line in (shm.PROC / str(pid) / "smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def footprint(server: EmbeddedServer) -> dict[str, tuple[float, float]]:
+    """process -> (RSS MB, PSS MB), and "/dev/shm" -> (MB of our regions, same)."""
+    procs = {"tritonserver": server.pid or 0, **{s.instance: s.info.pid for s in stubs_of(server.pid or 0)}}
+    out = {name: (rss_mb(pid) or 0.0, pss_mb(pid)) for name, pid in procs.items()}
+    ours: set[str] = set()
+    for pid in procs.values():
+        try:
+            ours |= shm.regions_used_by(pid)
+        except OSError:
+            continue
+    size = sum((shm.SHM_DIR / n).stat().st_blocks * 512 for n in ours if (shm.SHM_DIR / n).exists()) / 2**20
+    out["/dev/shm"] = (size, size)
+    return out
+
+
+def oversize(server: EmbeddedServer, client: grpcclient.InferenceServerClient, count: int = 3) -> None:
+    """Rejected 200 MB requests, one after another: what each leaves behind, and where."""
+    big, first = image_input(bytes(200 * 1024 * 1024)), footprint(server)
+    for n in range(1, count + 1):
+        before = footprint(server)
+        try:
+            client.infer(contract.PIPELINE_MODEL, [big], client_timeout=900)
+            print("200 MB request: ACCEPTED (should not be)")
+        except InferenceServerException as exc:
+            print(f"200 MB request {n}: {exc.status()} {exc.message()[-80:]}")
+        time.sleep(2.0)  # let freed memory go back
+        after = footprint(server)
+        _delta(f"  left by request {n}", before, after)
+    _delta(f"  all {count}", first, footprint(server))
+
+
+def _delta(label: str, before: dict[str, tuple[float, float]], after: dict[str, tuple[float, float]]) -> None:
+    procs = [n for n in after if n in before and n != "/dev/shm"]
+    rss = sum(after[n][0] - before[n][0] for n in procs)
+    pss = sum(after[n][1] - before[n][1] for n in procs)
+    grown = ", ".join(
+        f"{n} +{after[n][0] - before[n][0]:.0f}" for n in procs if after[n][0] - before[n][0] > 5
+    )
+    regions = after["/dev/shm"][0] - before["/dev/shm"][0]
+    print(f"{label}: sum RSS +{rss:.0f} MB, sum PSS +{pss:.0f} MB, /dev/shm regions +{regions:.0f} MB"
+          f" (RSS: {grown or 'none'})")  # fmt: skip
 
 
 def image_input(data: bytes) -> grpcclient.InferInput:
@@ -78,12 +136,6 @@ def memory(server: EmbeddedServer, client: grpcclient.InferenceServerClient) -> 
     watcher.join()
     print(f"4 x {len(data)} B PNGs of 19000x4000 at once: peak +{peak[0] - base:.0f} MB, "
           f"kept +{total_rss(server) - base:.0f} MB (server + stubs, from {base:.0f} MB)")  # fmt: skip
-    base = total_rss(server)
-    try:
-        client.infer(contract.PIPELINE_MODEL, [image_input(bytes(200 * 1024 * 1024))], client_timeout=900)
-    except InferenceServerException as exc:
-        print(f"200 MB request: {exc.status()} {exc.message()[-80:]}")
-    print(f"rejected 200 MB request: kept +{total_rss(server) - base:.0f} MB")
 
 
 def deadlines(client: grpcclient.InferenceServerClient, receipt: bytes) -> None:
@@ -115,14 +167,27 @@ def deadlines(client: grpcclient.InferenceServerClient, receipt: bytes) -> None:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--only", choices=("memory", "oversize", "deadlines"), help="run one part")
+    parser.add_argument("--server-arg", action="append", default=[], help="extra tritonserver argument")
+    args = parser.parse_args()
     receipt = (RECEIPTS / "000.jpg").read_bytes()
     with (
-        EmbeddedServer(default_repository(), 0, 0, 0, ready_timeout=600) as server,
+        EmbeddedServer(
+            default_repository(), 0, 0, 0, ready_timeout=600, extra_args=args.server_arg
+        ) as server,
         grpcclient.InferenceServerClient(server.grpc_url) as client,
     ):
-        client.infer(contract.PIPELINE_MODEL, [image_input(receipt)], client_timeout=900)  # warm-up
-        memory(server, client)
-        deadlines(client, receipt)
+        for _ in range(2):  # warm-up: every step's region has seen a real receipt
+            client.infer(contract.PIPELINE_MODEL, [image_input(receipt)], client_timeout=900)
+        if args.only in (None, "memory"):
+            memory(server, client)
+        if args.only in (None, "oversize"):
+            oversize(server, client)
+        if args.only in (None, "deadlines"):
+            deadlines(client, receipt)
     return 0
 
 

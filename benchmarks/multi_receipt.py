@@ -11,14 +11,17 @@ one-receipt page, and total / date / vendor (SROIE company) read on each receipt
 against the same receipt alone (benchmarks/fields.py's normalisation).
 
 Usage: python benchmarks/multi_receipt.py [--sets sroie,sroie-dev] [--limit N] [--bed 200]
+       [--url HOST:PORT] [--max-minutes M]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -63,6 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sets", default="sroie,sroie-dev")
     parser.add_argument("--limit", type=int, default=None, help="receipts per set (default: all)")
     parser.add_argument("--bed", type=int, default=200, help="grey level of the bed (0-255)")
+    parser.add_argument("--url", default=None, help="a running server's gRPC host:port (default: start one)")
+    parser.add_argument(
+        "--max-minutes", type=float, default=None, help="start no page after this; report what finished"
+    )
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"no data at {args.data} (../shared/data): nothing to measure", file=sys.stderr)
@@ -84,10 +91,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     found = placed = one_doc = alone_pages = 0
     hits = {"glass": dict.fromkeys(FIELDS, 0), "alone": dict.fromkeys(FIELDS, 0)}
     worst_iou = 1.0
-    server = EmbeddedServer(default_repository(), 0, 0, 0, ready_timeout=300)
-    with server, OcrClient(server.grpc_url, timeout_s=600) as client:
+    deadline = time.monotonic() + (args.max_minutes * 60 if args.max_minutes else float("inf"))
+    pages_done = 0
+    with contextlib.ExitStack() as stack:
+        if args.url:
+            url = args.url
+        else:
+            url = stack.enter_context(
+                EmbeddedServer(default_repository(), 0, 0, 0, ready_timeout=300)
+            ).grpc_url
+        client = stack.enter_context(OcrClient(url, timeout_s=900))
         client.connect()
         for g, group in enumerate(groups):
+            if time.monotonic() > deadline:
+                print(f"--max-minutes reached: {g} of {len(groups)} glass pages run", flush=True)
+                break
             images = [image for _, _, image in group]
             glass = lay_on_glass(images, bed=bed, seed=g)
             page = client.recognize(jpeg(glass.image), f"glass-{g}.jpg")
@@ -108,13 +126,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 one_doc += len(alone.documents()) == 1
                 for f, ok in field_hits(alone, key).items():
                     hits["alone"][f] += ok
-            print(f"page {g + 1}/{len(groups)}: {len(group)} placed, {len(docs)} found", flush=True)
+            pages_done += 1
+            print(
+                f"page {g + 1}/{len(groups)}: {len(group)} placed, {len(docs)} found; so far found "
+                f"{found}/{placed}, worst IoU {worst_iou:.3f}, one document {one_doc}/{alone_pages}, "
+                + ", ".join(f"{f} {hits['glass'][f]}/{hits['alone'][f]}" for f in FIELDS),
+                flush=True,
+            )
 
-    print(f"\n{len(groups)} glass pages (grey {args.bed} bed, A4 300 DPI, tilt <= 4 deg), {placed} receipts")
+    print(
+        f"\n{pages_done} of {len(groups)} glass pages (grey {args.bed} bed, A4 300 DPI, tilt <= 4 deg), "
+        f"{placed} receipts"
+    )
     print(f"receipts found (IoU >= {IOU_GOAL}): {found}/{placed}; worst IoU {worst_iou:.3f}")
     print(f"one-receipt pages read as one document: {one_doc}/{alone_pages}")
     print(f"{'field':<9}{'on glass':>10}{'alone':>8}{'ratio':>8}")
-    ok = found == placed and one_doc == alone_pages
+    ok = found == placed and one_doc == alone_pages and pages_done == len(groups)
     for f in FIELDS:
         on_glass, by_itself = hits["glass"][f], hits["alone"][f]
         ratio = on_glass / by_itself if by_itself else 1.0

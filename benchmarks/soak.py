@@ -1,14 +1,15 @@
 """Soak the embedded server: real receipts, hostile requests and a kill, at concurrency 16.
 
     python benchmarks/soak.py --duration 3600          # the hour-class soak
-    python benchmarks/soak.py --short                  # CI: 90 s
+    python benchmarks/soak.py --short                  # CI: 45 s (tests/test_hardening_soak.py)
 
 Workers each keep one request in flight: mostly real receipts (retried through errors until they
 succeed: a receipt that never does is *lost*), the rest hostile (oversized tensors for the inner
-models, a decompression-bomb header, junk bytes, a 1 ms deadline). Halfway through, the server
-(or, with --kill stub, one recognition stub, as the OOM killer did) is SIGKILLed; the supervisor
-must bring it back on the same ports. Prints RSS per process (start, end, peak, slope after
-warm-up in MB/min), errors by cause and the receipts lost. Goal: 0 lost, slope < 1 MB/min.
+models, a decompression-bomb header, junk bytes, a 1 ms deadline). Halfway through (--kill-at),
+the server (or, with --kill stub, one recognition stub, as the OOM killer did) is SIGKILLed; the
+supervisor must bring it back on the same ports. Prints RSS per process (start, end, peak, and the
+slope after warm-up in MB/min of the process alive before the kill and of the last one), errors by
+cause and the receipts lost; --csv keeps every sample. Goal: 0 lost, slope < 1 MB/min.
 """
 
 from __future__ import annotations
@@ -35,11 +36,13 @@ from scanner_app.server import shm
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
 from scanner_app.server.supervise import HealthEvent, Supervisor, stubs_of
+from scanner_app.steps.providers import ARENA_AB_ENV
 
 RECEIPTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img"
 HOSTILE_SHARE = 0.2
 RETRIES = 20  # a receipt is lost only when it failed this many times
 SAMPLE_S = 5.0
+SHORT_S = 45.0  # CI: the server killed a third of the way in
 Hostile = dict[str, tuple[str, list[grpcclient.InferInput], dict[str, float]]]
 
 
@@ -167,19 +170,172 @@ def slope(points: list[tuple[float, float]]) -> float:
     return float(np.polyfit(t, y, 1)[0])
 
 
-def report(samples: list[tuple[float, dict[str, tuple[int, float]]]], warmup_s: float) -> None:
+@dataclass
+class SoakOptions:
+    """One soak: `kill_at_s` None means half time; `csv` gets every RSS sample as it is taken."""
+
+    duration_s: float = 3600.0
+    concurrency: int = 16
+    kill: str = "server"  # server | stub | none
+    kill_at_s: float | None = None
+    warmup_s: float | None = None  # default: a fifth of the run
+    csv: Path | None = None
+    arena_ab: bool = False  # ONNX instance 0 with ORT's CPU arena, the others without
+    repository: Path | None = None  # default: the fetched default model set
+
+
+@dataclass
+class SoakResult:
+    """What a soak saw: outcomes, RSS samples (seconds, name -> (pid, MB)) and the kill time."""
+
+    seconds: float
+    tally: Tally
+    samples: list[tuple[float, dict[str, tuple[int, float]]]]
+    killed_at_s: float | None
+    events: list[HealthEvent]
+
+    @property
+    def accepted(self) -> int:
+        """Hostile requests the server answered as if they were fine (must be 0)."""
+        return sum(n for o, n in self.tally.hostile.items() if "ACCEPTED" in o)
+
+
+@dataclass(frozen=True)
+class ProcessRow:
+    """RSS of one process name over the run; slopes of the process alive before and after the kill."""
+
+    name: str
+    start: float
+    end: float
+    peak: float
+    slope_before: float | None
+    slope_after: float | None
+    minutes_after: float
+    robust_after: float | None = None  # Theil-Sen slope of the last process
+
+
+def _segment_slope(life: list[tuple[float, float]], warmup_s: float) -> tuple[float | None, float]:
+    """Slope after warm-up of one process's (seconds, MB) life, and the minutes it was measured."""
+    if not life:
+        return None, 0.0
+    tail = [(t, rss) for t, rss in life if t >= life[0][0] + warmup_s]
+    if len(tail) < 3:
+        return None, 0.0
+    return slope(tail), (tail[-1][0] - tail[0][0]) / 60.0
+
+
+def process_rows(result: SoakResult, warmup_s: float) -> list[ProcessRow]:
+    """One row per process name: the slope of the process alive just before the kill and of the last."""
+    samples = result.samples
     names = sorted({n for _, s in samples for n in s}, key=lambda n: (n != "tritonserver", n))
-    print(
-        f"\n{'process':28} {'start MB':>9} {'end MB':>9} {'peak MB':>9} {'slope MB/min':>13}"
-        "  (slope: the last process of that name, after its first warm-up seconds)"
-    )
+    kill = result.killed_at_s
+    rows = []
     for name in names:
         series = [(t, s[name]) for t, s in samples if name in s]
         last_pid = series[-1][1][0]
-        life = [(t, rss) for t, (pid, rss) in series if pid == last_pid]  # since its (re)start
-        tail = [(t, rss) for t, rss in life if t >= life[0][0] + warmup_s]
+        after = [(t, rss) for t, (pid, rss) in series if pid == last_pid]
+        before: list[tuple[float, float]] = []
+        if kill is not None:
+            pre = [(t, pid, rss) for t, (pid, rss) in series if t < kill]
+            if pre and pre[-1][1] != last_pid:
+                before = [(t, rss) for t, pid, rss in pre if pid == pre[-1][1]]
+        slope_after, minutes = _segment_slope(after, warmup_s)
+        tail = [(t, rss) for t, rss in after if t >= after[0][0] + warmup_s]
+        robust = robust_slope(tail) if len(tail) >= 3 else None
         peak = max(r for _, (_, r) in series)
-        print(f"{name:28} {series[0][1][1]:9.0f} {series[-1][1][1]:9.0f} {peak:9.0f} {slope(tail):13.2f}")
+        slope_before = _segment_slope(before, warmup_s)[0]
+        rows.append(ProcessRow(name, series[0][1][1], series[-1][1][1], peak, slope_before, slope_after,
+                               minutes, robust))  # fmt: skip
+    return rows
+
+
+def robust_slope(points: list[tuple[float, float]]) -> float:
+    """Theil-Sen MB per minute: the median slope over all pairs of points (a process whose memory swings
+    up and down, as plain allocations do, does not tilt it as least squares can); 0 with fewer than 3."""
+    if len(points) < 3:
+        return 0.0
+    t = np.array([p[0] for p in points]) / 60.0
+    y = np.array([p[1] for p in points])
+    i, j = np.triu_indices(len(t), 1)
+    dt = t[j] - t[i]
+    keep = dt > 0
+    return float(np.median((y[j] - y[i])[keep] / dt[keep]))
+
+
+def report(result: SoakResult, warmup_s: float) -> None:
+    def fmt(value: float | None) -> str:
+        return "-" if value is None else f"{value:.2f}"
+
+    print(f"\nslopes: MB/min after {warmup_s:.0f} s of a process's life, least squares and Theil-Sen")
+    print(f"{'process':28} {'start MB':>9} {'end MB':>9} {'peak MB':>9} {'slope pre-kill':>15} "
+          f"{'slope last':>11} {'Theil-Sen':>10} {'min':>5}")  # fmt: skip
+    for row in process_rows(result, warmup_s):
+        print(f"{row.name:28} {row.start:9.0f} {row.end:9.0f} {row.peak:9.0f} {fmt(row.slope_before):>15} "
+              f"{fmt(row.slope_after):>11} {fmt(row.robust_after):>10} {row.minutes_after:5.1f}")  # fmt: skip
+
+
+def _victim(server: EmbeddedServer, kill: str) -> int:
+    if kill == "server":
+        return server.pid or 0
+    return next(s.info.pid for s in stubs_of(server.pid or 0)
+                if s.instance.startswith(contract.RECOGNITION_MODEL))  # fmt: skip
+
+
+def run_soak(options: SoakOptions, receipts: list[bytes]) -> SoakResult:
+    """Start the embedded server under its supervisor, load it, kill it once, sample RSS."""
+    events: list[HealthEvent] = []
+    kill_at = options.duration_s / 2 if options.kill_at_s is None else options.kill_at_s
+    out = options.csv.open("w", buffering=1) if options.csv else None
+    env = {ARENA_AB_ENV: "1"} if options.arena_ab else {}
+    repository = options.repository or default_repository()
+    with EmbeddedServer(repository, 0, 0, 0, ready_timeout=600, env=env) as server:
+        supervisor = Supervisor(server, interval_s=2.0, probe_every=5, on_event=events.append)
+        supervisor.start()
+        tally, stop = Tally(), threading.Event()
+        hostile = hostile_requests()
+        threads = [threading.Thread(target=worker, daemon=True,
+                                    args=(server.grpc_url, receipts, hostile, tally, stop, i))
+                   for i in range(options.concurrency)]  # fmt: skip
+        started = time.monotonic()
+        for thread in threads:
+            thread.start()
+        samples: list[tuple[float, dict[str, tuple[int, float]]]] = []
+        killed_at: float | None = None
+
+        def take(now: float) -> None:
+            samples.append((now, sample(server)))
+            if out is not None:
+                for name, (pid, rss) in samples[-1][1].items():
+                    out.write(f"{now:.1f},{name},{pid},{rss:.1f}\n")
+                with tally.lock:
+                    out.write(f"{now:.1f},#tally,ok={tally.ok},lost={tally.lost},retried={tally.retried}\n")
+
+        while (now := time.monotonic() - started) < options.duration_s:
+            take(now)
+            if killed_at is None and options.kill != "none" and now >= kill_at:
+                victim = _victim(server, options.kill)
+                print(f"[{now:6.0f} s] SIGKILL {options.kill} pid {victim}", flush=True)
+                os.kill(victim, signal.SIGKILL)
+                killed_at = now
+            stop.wait(SAMPLE_S)
+        stop.set()
+        for thread in threads:
+            thread.join(330)
+        take(time.monotonic() - started)
+        supervisor.stop()
+    if out is not None:
+        out.close()
+    return SoakResult(time.monotonic() - started, tally, samples, killed_at, events)
+
+
+def short_options(repository: Path | None = None) -> SoakOptions:
+    """The CI soak: 45 s at concurrency 16, the server SIGKILLed at 15 s."""
+    return SoakOptions(duration_s=SHORT_S, kill_at_s=SHORT_S / 3, warmup_s=SHORT_S / 5, repository=repository)
+
+
+def load_receipts() -> list[bytes]:
+    """The real receipts the soak sends."""
+    return [p.read_bytes() for p in sorted(RECEIPTS.glob("*.jpg"))]
 
 
 def main() -> int:
@@ -187,49 +343,28 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--duration", type=float, default=3600.0, help="seconds (default 3600)")
-    parser.add_argument("--short", action="store_true", help="CI: 90 s")
+    parser.add_argument("--short", action="store_true", help=f"CI: {SHORT_S:.0f} s")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--kill", choices=("server", "stub", "none"), default="server")
+    parser.add_argument("--kill-at", type=float, default=None, help="seconds into the run (default: half)")
     parser.add_argument("--warmup", type=float, default=None, help="seconds (default: a fifth of the run)")
+    parser.add_argument("--csv", type=Path, default=None, help="write every RSS sample here as it is taken")
+    parser.add_argument("--arena-ab", action="store_true",
+                        help="A/B: each ONNX model's instance 0 keeps ORT's CPU arena")  # fmt: skip
     args = parser.parse_args()
-    duration = 90.0 if args.short else args.duration
+    duration = SHORT_S if args.short else args.duration
     warmup = duration / 5 if args.warmup is None else args.warmup
-    receipts = [p.read_bytes() for p in sorted(RECEIPTS.glob("*.jpg"))]
+    kill_at = SHORT_S / 3 if args.short and args.kill_at is None else args.kill_at
+    receipts = load_receipts()
     if not receipts:
         print(f"no receipts in {RECEIPTS}", file=sys.stderr)
         return 2
-    events: list[HealthEvent] = []
-    with EmbeddedServer(default_repository(), 0, 0, 0, ready_timeout=600) as server:
-        supervisor = Supervisor(server, interval_s=2.0, probe_every=5, on_event=events.append)
-        supervisor.start()
-        tally, stop = Tally(), threading.Event()
-        hostile = hostile_requests()
-        threads = [threading.Thread(target=worker, daemon=True,
-                                    args=(server.grpc_url, receipts, hostile, tally, stop, i))
-                   for i in range(args.concurrency)]  # fmt: skip
-        started = time.monotonic()
-        for thread in threads:
-            thread.start()
-        samples: list[tuple[float, dict[str, tuple[int, float]]]] = []
-        killed = False
-        while (now := time.monotonic() - started) < duration:
-            samples.append((now, sample(server)))
-            if not killed and args.kill != "none" and now >= duration / 2:
-                victim = server.pid if args.kill == "server" else next(
-                    s.info.pid for s in stubs_of(server.pid or 0)
-                    if s.instance.startswith(contract.RECOGNITION_MODEL))  # fmt: skip
-                print(f"[{now:6.0f} s] SIGKILL {args.kill} pid {victim}", flush=True)
-                os.kill(victim or 0, signal.SIGKILL)
-                killed = True
-            time.sleep(SAMPLE_S)
-        stop.set()
-        for thread in threads:
-            thread.join(330)
-        samples.append((time.monotonic() - started, sample(server)))
-        supervisor.stop()
-    seconds = time.monotonic() - started
-    print(f"\nsoak: {seconds:.0f} s at concurrency {args.concurrency}, kill: {args.kill}")
-    report(samples, warmup)
+    options = SoakOptions(duration, args.concurrency, args.kill, kill_at, warmup, args.csv, args.arena_ab)
+    result = run_soak(options, receipts)
+    tally, seconds = result.tally, result.seconds
+    killed = "never" if result.killed_at_s is None else f"at {result.killed_at_s:.0f} s"
+    print(f"\nsoak: {seconds:.0f} s at concurrency {args.concurrency}, kill: {args.kill} {killed}")
+    report(result, warmup)
     print(f"\nreceipts: {tally.ok} ok ({tally.ok / seconds * 60:.1f}/min), {tally.retried} needed a retry, "
           f"LOST {tally.lost}")  # fmt: skip
     print("receipt errors by cause (each retried):")
@@ -239,10 +374,9 @@ def main() -> int:
     for outcome, n in sorted(tally.hostile.items()):
         print(f"  {n:5}  {outcome}")
     print("supervisor:")
-    for event in events:
+    for event in result.events:
         print(f"  {event.kind}: {event.message}")
-    accepted = sum(n for o, n in tally.hostile.items() if "ACCEPTED" in o)
-    return 1 if tally.lost or accepted else 0
+    return 1 if tally.lost or result.accepted else 0
 
 
 if __name__ == "__main__":

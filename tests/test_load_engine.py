@@ -68,7 +68,9 @@ def test_monitor_shows_recognition_batching(
     samples = result.server_samples  # one per measured window: the run's own, the charts draw them
     assert samples and len(samples) == len(result.windows)
     assert all(not s.error and s.interval_s > 0 for s in samples)
-    assert all(s.cpu_util is not None and 0 <= s.cpu_util <= 100.5 for s in samples)  # Prometheus or /proc
+    assert all(s.cpu_util is not None and 0 <= s.cpu_util <= 100.5 for s in samples)
+    # A local server: its own process tree (tritonserver + stubs), not the host's nv_cpu_utilization.
+    assert {s.cpu_source for s in samples} == {"proc"}
     # The samples chain from the reading that starts the measured interval: they add up to its exact counts.
     exact = result.server_models[RECOGNITION_MODEL]
     window_recs = [s.models[RECOGNITION_MODEL] for s in samples if RECOGNITION_MODEL in s.models]

@@ -85,3 +85,21 @@ def test_a_single_upside_down_line_is_read_the_right_way(client: OcrClient) -> N
     page = client.recognize(encode(image, "PNG"), "one-line-turned.png")
     assert page.orientation == 0
     assert _norm(target.text) in {_norm(line.text) for line in page.lines}
+
+
+def test_a_request_can_turn_orientation_and_documents_off(triton: EmbeddedServer) -> None:
+    """Request parameters "orientation" / "documents" = "off" (the benchmark's "before") read that
+    page as sent; the next request without them is read as shipped (same server)."""
+    import tritonclient.grpc as grpcclient
+
+    from scanner_app.contract import IMAGE_INPUT, PIPELINE_MODEL
+    from scanner_app.core.client import page_from_response
+
+    turned = encode(render_invoice(seed=3).image.rotate(180, expand=True), "PNG")
+    tensor = grpcclient.InferInput(IMAGE_INPUT, [1, 1], "BYTES")
+    tensor.set_data_from_numpy(np.array([[turned]], dtype=np.object_))
+    with grpcclient.InferenceServerClient(triton.grpc_url) as raw:
+        off = raw.infer(PIPELINE_MODEL, [tensor], parameters={"orientation": "off", "documents": "off"})
+        on = raw.infer(PIPELINE_MODEL, [tensor])
+    assert page_from_response(off, "off", 0.0).orientation == 0
+    assert page_from_response(on, "on", 0.0).orientation == 180

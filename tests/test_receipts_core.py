@@ -89,3 +89,41 @@ def test_the_batch_summary_line_names_receipts() -> None:
     out = io.StringIO()
     print_summary(summary, out)
     assert "2 pages (3 receipts)" in out.getvalue()
+
+
+def test_a_field_edit_of_one_receipt_reaches_its_row_and_json_only(tmp_path: Path) -> None:
+    from scanner_app.core.batch_export import export_store
+
+    (tmp_path / "glass.jpg").write_bytes(b"an image")
+    with BatchStore(tmp_path / "store.sqlite") as store:
+        (glass,) = store.add_files([tmp_path / "glass.jpg"])
+        page_id = store.save_page(glass, 0, _glass_page())
+        store.mark_done(glass, 1)
+        store.edit_field(page_id, "total", "13.00", receipt=2)
+        store.edit_field(page_id, "total", "77.00", receipt=2)  # a second edit replaces the first
+        assert store.receipt_field_edits() == {page_id: {2: {"total": "77.00"}}}
+        assert store.field_edits() == {}  # the page's own fields are untouched
+        export_store(store, tmp_path / "out", ["csv", "json"], fields=True)
+        store.remove_field_edit(page_id, "total", receipt=2)
+        assert store.receipt_field_edits() == {}
+    with open(tmp_path / "out" / FIELDS_CSV, encoding="utf-8-sig", newline="") as handle:
+        table = list(csv.DictReader(handle))
+    assert [r["total"] for r in table] == ["12.50", "77.00"]
+    data = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    (page,) = data["files"][0]["pages"]
+    assert [r["fields"]["fields"]["total"]["value"] for r in page["receipts"]] == ["12.50", "77.00"]
+
+
+def test_a_store_made_before_receipt_edits_takes_them(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite"
+    with BatchStore(path) as store:
+        (tmp_path / "glass.jpg").write_bytes(b"an image")
+        (glass,) = store.add_files([tmp_path / "glass.jpg"])
+        page_id = store.save_page(glass, 0, _glass_page())
+    with sqlite3.connect(path) as db:  # as an older version left it
+        db.execute("DROP TABLE receipt_field_edits")
+    with BatchStore(path) as store:
+        store.edit_field(page_id, "date", "05/06/2018", receipt=1)
+        assert store.receipt_field_edits(page_id) == {page_id: {1: {"date": "05/06/2018"}}}

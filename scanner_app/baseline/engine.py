@@ -14,13 +14,16 @@ from tritonclient.grpc import model_config_pb2
 from scanner_app.contract import (
     DETECTION_MODEL,
     KEYS_FILE,
+    ORIENTATION_MODEL,
     POSTPROCESS_MODEL,
     PREPROCESS_MODEL,
     RECOGNITION_MODEL,
 )
-from scanner_app.core.results import PageResult, TextLine
+from scanner_app.core.results import PageResult, Receipt, TextLine
 from scanner_app.ocr.decode import decode_image
-from scanner_app.ocr.engine import InProcessEngine
+from scanner_app.ocr.documents import DocumentParams
+from scanner_app.ocr.engine import EngineRead, InProcessEngine
+from scanner_app.ocr.orientation import OrientationParams
 from scanner_app.ocr.params import DetParams, RecParams
 from scanner_app.steps.providers import execution_providers
 
@@ -33,6 +36,8 @@ class PipelineSettings:
 
     det: DetParams
     rec: RecParams
+    orientation: bool = True  # ocr_postprocess's "orientation" (on unless "off")
+    documents: bool = True  # ocr_postprocess's "documents"
 
 
 def _parameters(repository: Path, model: str) -> dict[str, str]:
@@ -50,7 +55,12 @@ def pipeline_settings(repository: Path) -> PipelineSettings:
         min_side_len=int(pre.get("det_min_side_len", det.min_side_len)),
         bucket_step=int(pre.get("det_bucket_step", det.bucket_step)),
     )
-    return PipelineSettings(det=det, rec=RecParams(max_batch=int(post.get("rec_max_batch", "16"))))
+    return PipelineSettings(
+        det=det,
+        rec=RecParams(max_batch=int(post.get("rec_max_batch", "16"))),
+        orientation=post.get("orientation", "on") != "off",
+        documents=post.get("documents", "on") != "off",
+    )
 
 
 def build_engine(repository: Path, threads: int = 0, device: str = "cpu") -> InProcessEngine:
@@ -67,6 +77,12 @@ def build_engine(repository: Path, threads: int = 0, device: str = "cpu") -> InP
         raise FileNotFoundError(f"{repository} lacks {files}; run `scanner-app models fetch` first")
     keys = json.loads((repository / RECOGNITION_MODEL / KEYS_FILE).read_text(encoding="utf-8"))
     settings = pipeline_settings(repository)
+    classifier = repository / ORIENTATION_MODEL / "1" / "model.onnx"
+    if settings.orientation and not classifier.is_file():
+        raise FileNotFoundError(
+            f"{repository} lacks {ORIENTATION_MODEL}/1/model.onnx (orientation is on in "
+            f"{POSTPROCESS_MODEL}'s config); run `scanner-app models fetch` first"
+        )
     return InProcessEngine(
         str(repository / DETECTION_MODEL / "1" / "model.onnx"),
         str(repository / RECOGNITION_MODEL / "1" / "model.onnx"),
@@ -75,6 +91,9 @@ def build_engine(repository: Path, threads: int = 0, device: str = "cpu") -> InP
         rec_params=settings.rec,
         threads=threads,
         providers=_providers(device),
+        cls_model=str(classifier) if settings.orientation else None,
+        orientation=OrientationParams(enabled=settings.orientation),
+        documents=DocumentParams(enabled=settings.documents),
     )
 
 
@@ -86,13 +105,29 @@ def _providers(device: str) -> list[Any]:
 
 
 def recognize(engine: InProcessEngine, data: bytes, name: str = "") -> PageResult:
-    """Decode the encoded image and read it; ImageDecodeError for bytes that are not a usable image."""
+    """Decode the encoded image and read it as the server does (orientation, documents);
+    ImageDecodeError for bytes that are not a usable image."""
     started = time.perf_counter()
     image = decode_image(data)
-    lines = tuple(
-        TextLine(tuple((float(x), float(y)) for x, y in line.box), line.text, float(line.score))
-        for line in engine(image)
-    )
+    read = engine.read(image)
     height, width = image.shape[:2]
     elapsed_ms = (time.perf_counter() - started) * 1000.0
-    return PageResult(image=name, width=int(width), height=int(height), lines=lines, elapsed_ms=elapsed_ms)
+    return page_result(read, name, int(width), int(height), elapsed_ms)
+
+
+def page_result(read: EngineRead, name: str, width: int, height: int, elapsed_ms: float) -> PageResult:
+    """The PageResult the server's answer would give (core.client.page_from_response's rules)."""
+    lines = tuple(
+        TextLine(tuple((float(x), float(y)) for x, y in line.box), line.text, float(line.score))
+        for line in read.lines
+    )
+    receipts: tuple[Receipt, ...] = ()
+    if len(read.outlines) > 1:  # one document is the whole page: the default
+        receipts = tuple(
+            Receipt(
+                tuple((float(x), float(y)) for x, y in box),
+                tuple(i for i, d in enumerate(read.line_documents) if d == k),
+            )
+            for k, box in enumerate(read.outlines)
+        )
+    return PageResult(name, width, height, lines, elapsed_ms, read.orientation, receipts)

@@ -11,7 +11,7 @@ from scanner_app.core import images
 from scanner_app.core.edits import edited_page
 from scanner_app.core.export import DocumentResult, export
 from scanner_app.core.export_layout import Namer, OutputLayout
-from scanner_app.core.fields.batch import sheet_edits
+from scanner_app.core.fields.batch import sheet_edits, sheet_receipt_edits
 from scanner_app.core.fields.export import export_fields
 from scanner_app.core.store import BatchStore, utf8_safe
 
@@ -39,7 +39,7 @@ def page_images(source: str) -> Iterator[Image.Image]:
         yield page.image
 
 
-def _page_images_of(store: BatchStore) -> Callable[[str], Iterator[Image.Image]]:
+def page_images_of(store: BatchStore) -> Callable[[str], Iterator[Image.Image]]:
     """page_images that finds the file behind a utf8_safe source name."""
     real = {utf8_safe(str(f.path)): f.path for f in store.files("done")}
     return lambda source: page_images(str(real.get(source, source)))
@@ -58,12 +58,13 @@ def export_store(
     the tree layout, ``_2``... when names repeat); None keeps them flat, ``pdf/<stem>.pdf``."""
     docs = documents(store)
     names = pdf_namer(docs, layout)
-    page_images = _page_images_of(store)
+    page_images = page_images_of(store)
     if not fields:
         return export(docs, out_dir, formats, page_images=page_images, pdf_names=names)
     pdf = [f for f in formats if f.lower() == "pdf"] if names else []
-    edits = sheet_edits(store)  # fields set by hand (GUI)
-    written = export_fields(docs, out_dir, [f for f in formats if f not in pdf], page_images, edits)
+    edits, receipt_edits = sheet_edits(store), sheet_receipt_edits(store)  # fields set by hand (GUI)
+    kept = [f for f in formats if f not in pdf]
+    written = export_fields(docs, out_dir, kept, page_images, edits, receipt_edits)
     return written + export(docs, out_dir, pdf, page_images=page_images, pdf_names=names)
 
 

@@ -45,6 +45,12 @@ CREATE TABLE IF NOT EXISTS edits (
 CREATE TABLE IF NOT EXISTS field_edits (
     id INTEGER PRIMARY KEY, page_id INTEGER NOT NULL REFERENCES pages (id) ON DELETE CASCADE,
     name TEXT NOT NULL, value TEXT NOT NULL, edited_at REAL NOT NULL, UNIQUE (page_id, name));
+CREATE TABLE IF NOT EXISTS receipt_field_edits (
+    page_id INTEGER NOT NULL REFERENCES pages (id) ON DELETE CASCADE, receipt INTEGER NOT NULL,
+    name TEXT NOT NULL, value TEXT NOT NULL, edited_at REAL NOT NULL, PRIMARY KEY (page_id, receipt, name));
+CREATE TABLE IF NOT EXISTS checked_receipts (
+    page_id INTEGER NOT NULL REFERENCES pages (id) ON DELETE CASCADE, receipt INTEGER NOT NULL,
+    checked_at REAL NOT NULL, PRIMARY KEY (page_id, receipt));
 """
 
 
@@ -377,15 +383,39 @@ class BatchStore:
                 )
         return self.page(record.id)
 
-    def edit_field(self, page: PageRecord | int, name: str, value: str) -> None:
-        """Record an invoice field set by hand for a page (kept when the page is recognised again)."""
+    def edit_field(self, page: PageRecord | int, name: str, value: str, receipt: int = 0) -> None:
+        """Record an invoice field set by hand for a page (kept when the page is recognised again).
+
+        ``receipt`` as in the reimbursement sheet: 0 for the page (its only document), 1-based for
+        one receipt of a page with several (receipt_field_edits; a table of its own because
+        field_edits is UNIQUE (page_id, name), which SQLite cannot alter in place).
+        """
         with self._tx() as db:
+            if receipt:
+                db.execute(
+                    "INSERT INTO receipt_field_edits (page_id, receipt, name, value, edited_at)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (page_id, receipt, name)"
+                    " DO UPDATE SET value = excluded.value, edited_at = excluded.edited_at",
+                    (_id(page), int(receipt), name, value, time.time()),
+                )
+                return
             db.execute(
                 "INSERT INTO field_edits (page_id, name, value, edited_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (page_id, name)"
                 " DO UPDATE SET value = excluded.value, edited_at = excluded.edited_at",
                 (_id(page), name, value, time.time()),
             )
+
+    def receipt_field_edits(
+        self, page: PageRecord | int | None = None
+    ) -> dict[int, dict[int, dict[str, str]]]:
+        """Fields set by hand on single receipts: page id -> receipt (1-based) -> {field name: value}."""
+        where, args = ("WHERE page_id = ?", (_id(page),)) if page is not None else ("", ())
+        edits: dict[int, dict[int, dict[str, str]]] = {}
+        query = f"SELECT page_id, receipt, name, value FROM receipt_field_edits {where} ORDER BY edited_at"
+        for row in self._query(query, args):
+            edits.setdefault(row[0], {}).setdefault(row[1], {})[row[2]] = row[3]
+        return edits
 
     def field_edits(self, page: PageRecord | int | None = None) -> dict[int, dict[str, str]]:
         """Fields set by hand: page id -> {field name: value}, for one page or (None) every page."""
@@ -394,6 +424,37 @@ class BatchStore:
         for row in self._query(f"SELECT page_id, name, value FROM field_edits {where} ORDER BY id", args):
             edits.setdefault(row[0], {})[row[1]] = row[2]
         return edits
+
+    def remove_field_edit(self, page: PageRecord | int, name: str, receipt: int = 0) -> None:
+        """Forget a field set by hand (undoing its first edit): the page's reading stands again."""
+        with self._tx() as db:
+            if receipt:
+                db.execute(
+                    "DELETE FROM receipt_field_edits WHERE page_id = ? AND receipt = ? AND name = ?",
+                    (_id(page), int(receipt), name),
+                )
+                return
+            db.execute("DELETE FROM field_edits WHERE page_id = ? AND name = ?", (_id(page), name))
+
+    # Checked marks --------------------------------------------------------------------------
+    def set_checked(self, page: PageRecord | int, receipt: int, checked: bool = True) -> None:
+        """Mark one receipt as checked by a person (or not); ``receipt`` as in the reimbursement
+        sheet: 0 for a page's only document, 1-based on a page with several."""
+        with self._tx() as db:
+            if checked:
+                db.execute(
+                    "INSERT INTO checked_receipts (page_id, receipt, checked_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (page_id, receipt) DO NOTHING",
+                    (_id(page), receipt, time.time()),
+                )
+            else:
+                db.execute(
+                    "DELETE FROM checked_receipts WHERE page_id = ? AND receipt = ?", (_id(page), receipt)
+                )
+
+    def checked_receipts(self) -> set[tuple[int, int]]:
+        """Every (page id, receipt) a person marked as checked."""
+        return {(r[0], r[1]) for r in self._query("SELECT page_id, receipt FROM checked_receipts")}
 
     # Totals ---------------------------------------------------------------------------------
     def summary(self) -> StoreSummary:

@@ -27,11 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "else the embedded server)")  # fmt: skip
     parser.add_argument("--lang", choices=sorted(LANGUAGES),
                         help="UI language (default: settings, else the system's)")
+    parser.add_argument("--theme", choices=("system", "light", "dark"),
+                        help="colour scheme (default: settings ui/theme, else the system's light or dark)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the app until its window closes; the exit code."""
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -46,7 +48,11 @@ def run(args: argparse.Namespace) -> int:
     from scanner_app.gui.connection import ServerConnection  # after the app exists (QSettings)
     from scanner_app.gui.i18n import Translations, configured_language
     from scanner_app.gui.main_window import MainWindow
+    from scanner_app.gui.theme import SETTING as THEME_SETTING
+    from scanner_app.gui.theme import ThemeFollower
 
+    choice = args.theme or str(QSettings().value(THEME_SETTING, "system"))
+    _theme = ThemeFollower(app, choice)  # the system's light or dark scheme, followed while the app runs
     translations = Translations(app)
     translations.install(args.lang or configured_language())
     connection = ServerConnection(urls=args.server)
@@ -75,5 +81,5 @@ def _close_on_signals(window: object, ticker: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``scanner-app gui [FILE...] [--server HOST:PORT]... [--lang en|zh_CN]``."""
+    """``scanner-app gui [FILE...] [--server HOST:PORT]... [--lang en|zh_CN] [--theme system|light|dark]``."""
     return run(build_parser().parse_args(list(argv) if argv is not None else None))

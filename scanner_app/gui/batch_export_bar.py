@@ -1,4 +1,5 @@
-"""The batch panel's export row: a check box per format and an Export button (formats in QSettings)."""
+"""The batch panel's export row: a check box per format and an Export button (formats in QSettings),
+and the reimbursement sheet (XLSX or CSV, a row per receipt)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ class ExportBar(QWidget):
     """Emits ``export_requested(folder, formats)`` after the user picked a folder."""
 
     export_requested = Signal(object, object)  # (Path, tuple[str, ...])
+    sheet_requested = Signal(object)  # Path of the .xlsx or .csv to write
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -43,6 +45,10 @@ class ExportBar(QWidget):
         self.button.setToolTip(self.tr("Write the batch's results into a folder you choose"))
         self.button.clicked.connect(self._on_export_clicked)
         layout.addWidget(self.button)
+        self.sheet_button = QPushButton(self.tr("Reimbursement sheet..."), self)
+        self.sheet_button.setToolTip(self.tr("The whole batch in one sheet: a row per receipt, edits in"))
+        self.sheet_button.clicked.connect(self._on_sheet_clicked)
+        layout.addWidget(self.sheet_button)
         self.result = QLabel(self)
         self.result.setWordWrap(True)
         layout.addWidget(self.result, 1)
@@ -66,3 +72,15 @@ class ExportBar(QWidget):
         if folder:
             QSettings().setValue("batch/export_folder", folder)
             self.export_requested.emit(Path(folder), self.formats())
+
+    def _on_sheet_clicked(self) -> None:
+        start = Path(str(QSettings().value("batch/export_folder", "") or dialog_paths.last_folder()))
+        kinds = self.tr("Excel workbook (*.xlsx);;CSV (*.csv)")
+        path, chosen = QFileDialog.getSaveFileName(self, self.tr("Reimbursement sheet"),
+                                                   str(start / "reimbursement.xlsx"), kinds)  # fmt: skip
+        if path:
+            target = Path(path)
+            if not target.suffix:
+                target = target.with_suffix(".csv" if "csv" in chosen.lower() else ".xlsx")
+            QSettings().setValue("batch/export_folder", str(target.parent))
+            self.sheet_requested.emit(target)

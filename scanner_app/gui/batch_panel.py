@@ -1,8 +1,10 @@
-"""The Batch tab: a queue table, overall progress, pause / resume / cancel, export.
+"""The Batch tab: a queue table, overall progress, pause / resume / cancel, export, and the review.
 
 The run itself is a BatchJob on a Background thread (scanner_app.gui.batch_worker); its events
 arrive here in lists (those queued since the last wake-up), folded into a RowBook; the changed rows
-are repainted once per list.
+are repainted once per list. Each file's receipts (vendor, date, total, what to check, checked marks)
+come from a ReviewSession (scanner_app.gui.review_session) that reads them off the GUI thread as
+files finish; the review row above the table walks what needs a look (F8 / Shift+F8, Enter).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QSettings, QStandardPaths, Signal
+from PySide6.QtCore import QModelIndex, QSettings, QSortFilterProxyModel, QStandardPaths, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -26,15 +28,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scanner_app.core.batch_events import BatchFinished
+from scanner_app.core.batch_events import BatchFinished, FileDone
 from scanner_app.core.batch_export import export_store
+from scanner_app.core.review import by_file
 from scanner_app.core.store import BatchStore
 from scanner_app.gui.background import Background
 from scanner_app.gui.batch_export_bar import ExportBar, parse_formats
 from scanner_app.gui.batch_rows import RowBook, RunTotals
-from scanner_app.gui.batch_table_model import PATH_ROLE, BatchTableModel
+from scanner_app.gui.batch_table_model import FILE_ID_ROLE, PATH_ROLE, SORT_ROLE, BatchTableModel
 from scanner_app.gui.batch_worker import BatchJob, Prepared, PrepareFailed, Preparing
 from scanner_app.gui.connection import ConnectionStatus, ServerConnection
+from scanner_app.gui.core_text import translated
+from scanner_app.gui.review_bar import ReviewBar
+from scanner_app.gui.review_session import ReviewSession
 from scanner_app.gui.units import rate_text
 from scanner_app.gui.watch_bar import WatchBar
 
@@ -77,10 +83,22 @@ class BatchPanel(QWidget):
         self._waiting: tuple[list[Path], Path | None] | None = None  # a batch held until the server is up
         self._book = RowBook()
         self.model = BatchTableModel(self._book, self)
+        self.proxy = QSortFilterProxyModel(self)  # the order shown (a header clicked)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.review = ReviewSession(self)
         self._background = Background(self)  # exports
         self._runs = Background(self, threads=1)  # the batch run
         self._build()
         self.export_bar.export_requested.connect(self.export_to)
+        self.export_bar.sheet_requested.connect(self.export_sheet)
+        self.review.changed.connect(self._on_review_changed)
+        self.review.failed.connect(self._on_review_failed)
+        self.review.sheet_written.connect(self._on_sheet_written)
+        self.review_bar.step_requested.connect(self.review_step)
+        self.review_bar.accept_requested.connect(self.review_accept)
+        self.review_bar.correct_requested.connect(self.review_correct)
+        self.review_bar.checked_requested.connect(self.toggle_checked)
         connection.state_changed.connect(self._on_connection_changed)
         self._update_controls()
 
@@ -108,9 +126,14 @@ class BatchPanel(QWidget):
         self.jobs_spin.valueChanged.connect(lambda n: QSettings().setValue("batch/jobs", n))
         controls.addWidget(self.jobs_spin)
         layout.addLayout(controls)
+        self.review_bar = ReviewBar(self)
+        self.review_bar.show_queue(self.review.queue, False)
+        layout.addWidget(self.review_bar)
 
         self.table = QTableView(self)
-        self.table.setModel(self.model)
+        self.table.setModel(self.proxy)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # the store's order
+        self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -118,8 +141,10 @@ class BatchPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.table.setColumnWidth(0, 280)
+        self.table.setColumnWidth(0, 220)
+        self.table.setColumnWidth(2, 260)
         self.table.doubleClicked.connect(self._on_row_activated)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_checked_state())
         layout.addWidget(self.table, 1)
 
         self.progress = QProgressBar(self)
@@ -236,10 +261,92 @@ class BatchPanel(QWidget):
         job, self._job = self._job, None
         if job is not None:
             job.cancel()
-        if self._runs.wait(round(timeout_s * 1000)):
+        if self._runs.wait(round(timeout_s * 1000)) and self.review.wait(round(timeout_s * 1000)):
             for store in self._stores:
                 store.close()
             self._stores, self._store = [], None
+
+    # Review -------------------------------------------------------------------------------------
+    def review_step(self, delta: int = 1) -> None:
+        """Go to the next (+1) or previous (-1) field to check: its row selected, its value ready."""
+        item = self.review.queue.step(delta)
+        self._show_review()
+        if item is not None:
+            self._select_file(item.receipt)
+            self.review_bar.focus_value()
+
+    def review_accept(self) -> None:
+        """The current field is right as read (Enter): stored, it leaves the queue."""
+        self.review.accept()
+
+    def review_correct(self, value: str) -> None:
+        """The current field reads ``value`` (typed, then Enter): stored as a field edit."""
+        self.review.correct(value)
+
+    def toggle_checked(self) -> None:
+        """Mark the selected file's receipts as checked, or clear the mark (Ctrl+M, the Checked button).
+
+        On a page with several receipts, the one under review is marked when its file is selected."""
+        index = self.table.currentIndex()
+        file_id = index.data(FILE_ID_ROLE) if index.isValid() else None
+        if file_id is None:
+            current = self.review.queue.current
+            receipt = self.review.queue.receipt(current.receipt) if current else None
+            file_id = receipt.file_id if receipt else None
+        row = self._book.row_of(file_id) if file_id is not None else None
+        review = self._book.rows[row].review if row is not None else None
+        if review is None:
+            return
+        keys = [r.key for r in review.receipts]
+        current = self.review.queue.current
+        if current is not None and current.receipt in keys and len(keys) > 1:
+            keys = [current.receipt]
+        receipts = [r for r in review.receipts if r.key in keys]
+        self.review.set_checked(keys, not all(r.checked for r in receipts))
+
+    def export_sheet(self, path: Path) -> None:
+        """The batch's reimbursement sheet (XLSX or CSV by suffix), a row per receipt, edits applied."""
+        self.export_bar.result.setText(self.tr("Writing {0}...").format(path))
+        self.review.write_sheet(Path(path))
+
+    def showEvent(self, event) -> None:
+        """Back on the tab: read the receipts again (the Fields tab may have edited one meanwhile)."""
+        super().showEvent(event)
+        if self.review.loaded:
+            self.review.refresh([row.file_id for row in self._book.rows if row.state == "done"])
+
+    def _on_review_changed(self) -> None:
+        changed = self._book.set_reviews(by_file(self.review.queue.reviews))
+        self.model.rows_changed(changed)
+        self._show_review()
+        self._show_checked_state()
+
+    def _show_review(self) -> None:
+        self.review_bar.show_queue(self.review.queue, self.review.loaded)
+
+    def _show_checked_state(self) -> None:
+        index = self.table.currentIndex()
+        row = self._book.row_of(index.data(FILE_ID_ROLE)) if index.isValid() else None
+        review = self._book.rows[row].review if row is not None else None
+        self.review_bar.checked_button.setEnabled(review is not None)
+        self.review_bar.checked_button.setChecked(review is not None and review.checked == review.count > 0)
+
+    def _select_file(self, key: tuple[int, int]) -> None:
+        receipt = self.review.queue.receipt(key)
+        row = self._book.row_of(receipt.file_id) if receipt is not None else None
+        if row is None:
+            return
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        self.table.selectRow(index.row())
+        self.table.setCurrentIndex(index)
+        self.table.scrollTo(index)
+
+    def _on_review_failed(self, message: str) -> None:
+        self.export_bar.result.setText(message)
+
+    def _on_sheet_written(self, path: Path) -> None:
+        self.export_bar.result.setText(self.tr("Wrote {0}").format(path))
+        self.export_finished.emit([Path(path)])
 
     # Internals ----------------------------------------------------------------------------------
     def _start_job(self, job: BatchJob) -> None:
@@ -269,6 +376,7 @@ class BatchPanel(QWidget):
             return  # shut down
         changed: set[int] = set()
         finished = None
+        done_files: list[int] = []
         for event in events:
             if isinstance(event, Prepared):
                 self._on_prepared(event)
@@ -284,9 +392,12 @@ class BatchPanel(QWidget):
                 index = self._book.apply(event)
                 if index is not None:
                     changed.add(index)
+                if isinstance(event, FileDone):
+                    done_files.append(event.file_id)
                 if isinstance(event, BatchFinished):
                     finished = event
         self.model.rows_changed(changed)
+        self.review.refresh(done_files)  # their receipts' fields, off the GUI thread
         self._show_totals()
         if finished is not None:  # BatchFinished / PrepareFailed are a job's last events
             self._finish(finished)
@@ -298,6 +409,7 @@ class BatchPanel(QWidget):
         self._book.load(event.records, event.known)
         self._book.totals.skipped = event.skipped
         self.model.reload()
+        self.review.load(event.store)  # receipts of files done before (a continued batch)
 
     def _finish(self, finished: object) -> None:
         self._job = None
@@ -325,7 +437,7 @@ class BatchPanel(QWidget):
                 text += self.tr(". Stopped early: {0}").format(t.stopped)
         elif t.waiting is not None:
             text += self.tr(". Server unavailable, retrying in {0:.0f} s (waiting {1:.0f} s): {2}").format(
-                t.waiting.retry_in, t.waiting.waited, t.waiting.cause)  # fmt: skip
+                t.waiting.retry_in, t.waiting.waited, translated(t.waiting.cause))  # fmt: skip
         elif self._job is not None and self._job.paused:
             text += self.tr(". Paused.")
         if self._job is not None or t.total:
@@ -343,7 +455,7 @@ class BatchPanel(QWidget):
         self.add_files_button.setEnabled(job is None)
 
     def _on_row_activated(self, index: QModelIndex) -> None:
-        path = self.model.data(index, PATH_ROLE)
+        path = index.data(PATH_ROLE)  # a proxy index: the row as shown
         if path is not None:
             self.open_requested.emit(Path(path), 0)
 

@@ -17,6 +17,7 @@ from scanner_app.core.batch_events import (
     RunStopped,
     ServerWaiting,
 )
+from scanner_app.core.review import FileReview
 from scanner_app.core.store import FileRecord
 
 
@@ -32,6 +33,7 @@ class BatchRow:
     pages_done: int = 0
     lines: int = 0
     ms: float = 0.0  # server time of its pages, summed
+    review: FileReview | None = None  # its receipts' fields, flags and checked marks, once read
 
 
 @dataclass
@@ -121,6 +123,16 @@ class RowBook:
         elif isinstance(event, FileFailed):
             row.state, row.cause = "failed", event.cause
         return index
+
+    def set_reviews(self, reviews: dict[int, FileReview]) -> list[int]:
+        """Give rows their receipts (file id -> FileReview); the indexes of the rows that changed."""
+        changed = []
+        for index, row in enumerate(self.rows):
+            review = reviews.get(row.file_id)
+            if review != row.review:
+                row.review = review
+                changed.append(index)
+        return changed
 
     def requeue_unfinished(self) -> None:
         """After a stopped run: rows left running are queued again (as the store has them)."""

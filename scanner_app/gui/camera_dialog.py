@@ -25,10 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from scanner_app.core.client import Recognizer
 from scanner_app.core.docscan import ScanResult
 from scanner_app.gui.background import Background
 from scanner_app.gui.camera_preview import ImagePreview
-from scanner_app.gui.camera_shot import capture_name, encode_png, process_frame
+from scanner_app.gui.camera_shot import capture_name, encode_png, process_frame, upright_turns
 from scanner_app.gui.camera_source import DeviceProbe, FrameGrabber
 
 AUTO_FLATTEN_SETTING = "camera/auto_flatten"
@@ -48,14 +49,23 @@ class CameraDialog(QDialog):
     """Device chooser, live preview with the detected page, shutter (Space), auto-flatten, rotation.
 
     ``source``: a camera index or a video file path to start with; None picks the first camera found.
-    Accept emits ``captured(png_bytes, name)``.
+    ``recognizer``: the server, asked which way each shot is up (its ORIENTATION); the shot is then
+    shown and kept upright, the rotate buttons still turn it. Accept emits ``captured(png_bytes, name)``.
     """
 
     captured = Signal(bytes, str)
     result_ready = Signal()  # a shot was taken and processed
+    upright_found = Signal(int)  # the server's quarter turns for the shot (-1: no answer)
 
-    def __init__(self, parent: QWidget | None = None, source: int | str | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        source: int | str | None = None,
+        recognizer: Recognizer | None = None,
+    ) -> None:
         super().__init__(parent)
+        self._recognizer = recognizer
+        self._turned_by_hand = False
         self.setWindowTitle(self.tr("Capture from camera"))
         self._background = Background(self)
         self._grabber: FrameGrabber | None = None
@@ -258,8 +268,35 @@ class CameraDialog(QDialog):
             else:
                 text = self.tr("Picture taken ({width} x {height}).")
             self._show_status(text.format(width=width, height=height))
+            self._turned_by_hand = False
+            self._ask_upright(self._result.image)
             self.result_ready.emit()
         self._update_buttons()
+
+    def _ask_upright(self, image: np.ndarray) -> None:
+        """Ask the server which way the shot is up; a newer shot's question supersedes this one."""
+        if self._recognizer is None:
+            return
+        recognizer = self._recognizer
+
+        def on_done(turns: int | None, error: BaseException | None) -> None:
+            self._on_upright(turns, error)
+
+        self._background.run(lambda: upright_turns(recognizer, image), on_done, slot="upright")
+
+    def _on_upright(self, turns: int | None, error: BaseException | None) -> None:
+        if error is not None or turns is None:
+            text = self.tr("Which way is up is unknown ({error}): use the rotate buttons.")
+            self._show_status(text.format(error=error))
+            self.upright_found.emit(-1)
+            return
+        if not self._turned_by_hand:  # a click before the answer wins
+            self._turns = turns
+            self._show_result()
+            if turns:
+                text = self.tr("Turned upright as the server reads it ({degrees} degrees).")
+                self._show_status(text.format(degrees=90 * turns))
+        self.upright_found.emit(turns)
 
     @property
     def shot(self) -> ScanResult | None:
@@ -272,6 +309,7 @@ class CameraDialog(QDialog):
 
     def _rotate(self, step: int) -> None:
         if self._result is not None:
+            self._turned_by_hand = True
             self._turns = (self._turns + step) % 4
             self._show_result()
 
@@ -343,9 +381,11 @@ class CameraDialog(QDialog):
         self.rotate_right_button.setEnabled(has_result)
 
     @staticmethod
-    def capture(parent: QWidget | None = None) -> tuple[bytes, str] | None:
+    def capture(
+        parent: QWidget | None = None, recognizer: Recognizer | None = None
+    ) -> tuple[bytes, str] | None:
         """Run the dialog modally; the accepted picture as (PNG bytes, name), or None."""
-        dialog = CameraDialog(parent)
+        dialog = CameraDialog(parent, recognizer=recognizer)
         shots: list[tuple[bytes, str]] = []
         dialog.captured.connect(lambda data, name: shots.append((data, name)))
         accepted = dialog.exec() == QDialog.DialogCode.Accepted

@@ -1,4 +1,5 @@
-"""What the shutter does to a frame, off the GUI thread: flatten it, turn it, encode it as PNG."""
+"""What the shutter does to a frame, off the GUI thread: flatten it, turn it, encode it as PNG, and
+ask the server which way is up."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import cv2
 import numpy as np
 from PySide6.QtGui import QImage
 
+from scanner_app.core.client import Recognizer
 from scanner_app.core.docscan import ScanResult, scan_document
 from scanner_app.gui.camera_source import to_qimage
 
@@ -34,3 +36,13 @@ def encode_png(image: np.ndarray, quarter_turns: int = 0) -> bytes:
 
 def capture_name() -> str:
     return time.strftime("camera-%Y%m%d-%H%M%S.png")
+
+
+def upright_turns(recognizer: Recognizer, image: np.ndarray) -> int:
+    """Clockwise quarter turns that make the shot upright: the server's ORIENTATION for it.
+
+    Flattening keeps the corner order it sees, so a page shot upside down comes out upside down;
+    the server reads the page whichever way it lies and says how far it must turn.
+    """
+    page = recognizer.recognize(encode_png(image), capture_name())
+    return (page.orientation // 90) % 4

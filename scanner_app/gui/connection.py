@@ -26,6 +26,13 @@ from scanner_app.gui.connection_logic import (
     unhealthy_status,
 )
 from scanner_app.gui.connection_session import CurrentRecognizer, EndpointClients, LogTail
+from scanner_app.server.supervise import (
+    KIND_PROBE_FAILED,
+    KIND_RESTART_FAILED,
+    KIND_RESTARTED,
+    HealthEvent,
+    Supervisor,
+)
 
 __all__ = ["ConnectionState", "ConnectionStatus", "ServerConnection"]
 
@@ -40,6 +47,7 @@ class ServerConnection(QObject):
     state_changed = Signal(object)  # ConnectionState
     log_line = Signal(str)  # lines of the embedded server's log (and the launcher's messages)
     info_changed = Signal(object)  # tuple[PipelineInfo, ...]: version and model configs per endpoint
+    health_event = Signal(object)  # HealthEvent: what the embedded server's supervisor saw or did
 
     def __init__(
         self,
@@ -63,6 +71,9 @@ class ServerConnection(QObject):
         self._infos: tuple[PipelineInfo, ...] = ()
         self._background = Background(self, threads=1)
         self._emit_log: Callable[[str], bool] = self._background.relay(self._on_log_lines)
+        self._emit_health: Callable[[HealthEvent], bool] = self._background.relay(self._on_health_events)
+        self._supervisor: Supervisor | None = None  # watches the embedded server (under _lock)
+        self._restart_note = ""  # the supervisor's last restart, said while ready again
         self._session: EndpointClients | None = None
         self._retired: list[EndpointClients] = []  # closed on shutdown: a batch may have calls in flight
         self._embedded: Any = None  # EmbeddedServer while we run one (set on the worker, under _lock)
@@ -99,6 +110,12 @@ class ServerConnection(QObject):
         """PID of the embedded server we started, while it runs."""
         with self._lock:
             return self._embedded.pid if self._embedded is not None else None
+
+    @property
+    def embedded_server(self) -> Any:
+        """The EmbeddedServer we started (for the demo's model control), or None."""
+        with self._lock:
+            return self._embedded
 
     @property
     def busy(self) -> bool:
@@ -155,6 +172,7 @@ class ServerConnection(QObject):
             running = self._embedded is not None and self._embedded.is_running()
         self._retire_session()
         self._cancel_start.clear()
+        self._restart_note = ""
         text = self.tr("Starting the embedded Triton server...")
         self._set_state(ConnectionState((), ConnectionStatus.STARTING, text))
         job = self._job_connect_embedded if running else self._job_start_embedded
@@ -200,7 +218,7 @@ class ServerConnection(QObject):
         self._job_stop_embedded()
         server = EmbeddedServer(
             default_repository(), grpc_port=0, http_port=0, metrics_port=0,
-            on_message=self._emit_log, ready_timeout=EMBEDDED_READY_TIMEOUT_S,
+            on_message=self._emit_log, ready_timeout=EMBEDDED_READY_TIMEOUT_S, model_control=True,
         )  # fmt: skip
         with self._lock:
             self._embedded = server
@@ -211,6 +229,12 @@ class ServerConnection(QObject):
         except BaseException:
             self._job_stop_embedded()
             raise
+        # A stub that died (OOM killer) leaves Triton "ready" and every request failing: the
+        # supervisor restarts the server on the same ports; its events reach the status bar.
+        supervisor = Supervisor(server, on_event=self._emit_health)
+        supervisor.start()
+        with self._lock:
+            self._supervisor = supervisor
         return self._job_connect_embedded()
 
     def _job_connect_embedded(self) -> tuple[EndpointClients, Any]:
@@ -223,6 +247,9 @@ class ServerConnection(QObject):
     def _job_stop_embedded(self) -> None:
         with self._lock:
             server, self._embedded = self._embedded, None
+            supervisor, self._supervisor = self._supervisor, None
+        if supervisor is not None:
+            supervisor.stop()  # before the server: no restart of a server being stopped
         if server is not None:
             self._emit_log(f"Stopping the embedded server (pid {server.pid})")
             server.stop()
@@ -234,6 +261,30 @@ class ServerConnection(QObject):
     def _on_log_lines(self, lines: list[str]) -> None:
         for line in lines:
             self.log_line.emit(line)
+
+    def _on_health_events(self, events: list[HealthEvent]) -> None:
+        """The supervisor's events (from its thread): the log, the status bar, `health_event`."""
+        for event in events:
+            self.log_line.emit(f"health: {event.kind}: {event.message}")
+            self.health_event.emit(event)
+            state = self._state
+            if self.embedded_pid is None:
+                continue  # from a supervisor already stopped: the server is gone on purpose
+            if event.kind == KIND_RESTARTED:
+                self._restart_note = event.message
+                status, text = ConnectionStatus.READY, self._restarted_text(state.urls)
+            elif event.kind == KIND_PROBE_FAILED:  # it may still serve: once is not yet a restart
+                status, text = state.status, self.tr("Embedded Triton unhealthy: {0}").format(event.message)
+            else:
+                failed = event.kind == KIND_RESTART_FAILED
+                status = ConnectionStatus.ERROR if failed else ConnectionStatus.DOWN
+                text = self.tr("Embedded Triton unhealthy, restarting: {0}").format(event.message)
+            self._set_state(ConnectionState(state.urls, status, text, True, state.server_version,
+                                            state.http_url, state.metrics_url))  # fmt: skip
+
+    def _restarted_text(self, urls: Sequence[str]) -> str:
+        url = urls[0] if urls else ""
+        return self.tr("Embedded Triton restarted on {0}: {1}").format(url, self._restart_note)
 
     def _submit(self, job: Callable[[], Any], on_done: Callable[[Any, BaseException | None], None]) -> None:
         self._background.run(job, on_done, on_stale=self._on_stale)
@@ -276,7 +327,9 @@ class ServerConnection(QObject):
             self._infos = outcome.infos
             urls = session.urls
             version = outcome.infos[0].server_version
-            if embedded:
+            if embedded and self._restart_note:
+                message = self._restarted_text(urls)
+            elif embedded:
                 message = self.tr("Embedded Triton started on {0} (version {1})").format(urls[0], version)
             else:
                 message = self.tr("Connected to Triton {0} at {1}").format(version, ", ".join(urls))

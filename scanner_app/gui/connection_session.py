@@ -8,6 +8,7 @@ reconnect. ``LogTail``: follows a growing log file and hands each new line to a 
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -128,6 +129,8 @@ class LogTail:
             stopping = self._stop.wait(self.interval_s)
             try:
                 with open(self.path, "rb") as f:
+                    if os.fstat(f.fileno()).st_size < offset:  # rewritten: a restart on the same port
+                        offset, partial = 0, b""
                     f.seek(offset)
                     data = f.read(1 << 20)
             except OSError:

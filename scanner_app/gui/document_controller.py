@@ -3,6 +3,8 @@
 Every failure is reported in one place, ``message`` (shown in the status bar), naming the file
 and the cause. A page that cannot be recognised yet (server starting or down) is kept and sent
 as soon as the connection is ready again. Results of superseded requests are dropped.
+A PDF page with a real text layer and an e-invoice are read from their own text, not sent to the
+server, unless "force OCR" (a remembered setting) is on; an e-invoice is always read exactly.
 """
 
 from __future__ import annotations
@@ -10,19 +12,28 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QImage
 
 from scanner_app.core.batch_export import edited_page
 from scanner_app.core.store import BatchStore
 from scanner_app.gui.background import Background
 from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
-from scanner_app.gui.document_jobs import LoadedPage, Recognized, describe_error, load_page, recognize_page
+from scanner_app.gui.core_text import status_name, translated
+from scanner_app.gui.document_jobs import (
+    LoadedPage,
+    Recognized,
+    describe_error,
+    load_page,
+    read_own_text,
+    recognize_page,
+)
 from scanner_app.gui.document_model import DocumentModel, StoredPage
 from scanner_app.gui.export_job import export_document
 from scanner_app.gui.session import SessionFolder
 
 DEFAULT_EXPORT_FORMATS = ("txt", "json", "csv", "pdf")
+FORCE_OCR_SETTING = "document/force_ocr"
 
 
 class DocumentController(QObject):
@@ -51,6 +62,21 @@ class DocumentController(QObject):
     @property
     def session(self) -> SessionFolder:
         return self._session
+
+    @property
+    def force_ocr(self) -> bool:
+        """OCR PDF pages even when their own text layer is real text (remembered in the settings)."""
+        return bool(QSettings().value(FORCE_OCR_SETTING, False, type=bool))
+
+    def set_force_ocr(self, on: bool) -> None:
+        """Change the setting; the page shown is read again the new way when that changes how it is read."""
+        if on == self.force_ocr:
+            return
+        QSettings().setValue(FORCE_OCR_SETTING, on)
+        page, shown = self._loaded, self._document.page
+        rereads = page is not None and page.reads_own_text and not page.exact_only and shown is not None
+        if rereads and (shown.source == "text-layer") == on:
+            self._recognize(page)
 
     @property
     def busy(self) -> bool:
@@ -117,16 +143,22 @@ class DocumentController(QObject):
         self._background.run(load, lambda page, error: self._on_loaded(name, page, error), slot="page")
 
     def _recognize(self, page: LoadedPage) -> None:
+        if page.reads_own_text and (page.exact_only or not self.force_ocr):
+            self._waiting = False
+            done = lambda result, error: self._on_recognized(page, result, error)  # noqa: E731
+            self._background.run(lambda: read_own_text(page), done, slot="page")
+            return
         recognizer = self._connection.recognizer()
         if recognizer is None:
             self._waiting = True
             state = self._connection.state
             if state.status in (ConnectionStatus.IDLE, ConnectionStatus.STARTING):
-                text = self.tr("{0}: waiting for the server ({1})").format(page.name, state.message)
+                text = self.tr("{0}: waiting for the server ({1})")
+                text = text.format(page.name, translated(state.message))
                 self.message.emit(text)
             else:
                 text = self.tr("Cannot recognise {0}: no server is ready ({1}); see the Server tab")
-                self._report(text.format(page.name, state.status))
+                self._report(text.format(page.name, status_name(state.status)))
             return
         self._waiting = False
         self.message.emit(self.tr("Recognising {0}...").format(page.name))
@@ -154,8 +186,12 @@ class DocumentController(QObject):
             return
         self._document.set_result(done.result, StoredPage(page.store, done.page_id))
         lines = self.tr("%n line(s)", "", len(done.result.lines))
-        text = self.tr("{0}: {1} in {2:.0f} ms")
-        self.message.emit(text.format(done.result.image, lines, done.result.elapsed_ms))
+        if done.result.source == "text-layer":
+            text = self.tr("{0}: {1} read from the document's own text, not OCR")
+            self.message.emit(text.format(done.result.image, lines))
+        else:
+            text = self.tr("{0}: {1} in {2:.0f} ms")
+            self.message.emit(text.format(done.result.image, lines, done.result.elapsed_ms))
         self.recognized.emit(done.result)
 
     def _on_exported(self, paths: list[Path]) -> None:
@@ -164,6 +200,7 @@ class DocumentController(QObject):
         self.exported.emit(paths)
 
     def _report(self, text: str) -> None:
+        text = translated(text)  # the core's English cause in the UI language
         self.message.emit(text)
         self.failed.emit(text)
 

@@ -1,6 +1,8 @@
-"""Blocking steps for the document on screen: decode a page, recognise it, store it.
+"""Blocking steps for the document on screen: decode a page, recognise it (or read its own text), store it.
 
-They run on the DocumentController's Background; they never touch widgets. ``describe_error``
+A PDF page with a real text layer and an e-invoice (.ofd, .xml) are read exactly, as the batch reads
+them (``core.batch.text_layer_result``), not sent to the server. They run on the DocumentController's
+Background; they never touch widgets. ``describe_error``
 turns any exception into one line naming the file and the cause.
 """
 
@@ -19,7 +21,9 @@ from PySide6.QtCore import QBuffer, QIODevice
 from PySide6.QtGui import QImage
 
 from scanner_app.core import images
+from scanner_app.core.batch import text_layer_result
 from scanner_app.core.client import Recognizer
+from scanner_app.core.einvoice import is_einvoice_path
 from scanner_app.core.errors import ScannerError
 from scanner_app.core.page_codes import with_codes
 from scanner_app.core.results import PageResult
@@ -43,6 +47,13 @@ class LoadedPage:
     file_id: int
     store: BatchStore  # where the page's result and edits live
     stored: PageRecord | None  # the page's result already in the store, with edits
+    own_text: PageResult | None = None  # the page read from its own text (PDF text layer, e-invoice)
+    exact_only: bool = False  # an e-invoice: its drawing is never OCR'd, even when OCR is forced
+
+    @property
+    def reads_own_text(self) -> bool:
+        """True when the page can be read exactly, without the server."""
+        return self.own_text is not None
 
 
 @dataclass(frozen=True)
@@ -115,8 +126,9 @@ def load_page(
     store = store_of()
     record = store.add_files([path])[0]
     stored = next((p for p in store.pages(record) if p.index == page.index), None)
-    return LoadedPage(path, page.index, page.count, page.name, qimage, scale, wire,
-                      page.image.size, record.id, store, stored)  # fmt: skip
+    exact_only = is_einvoice_path(path)
+    return LoadedPage(path, page.index, page.count, page.name, qimage, scale, wire, page.image.size,
+                      record.id, store, stored, text_layer_result(page), exact_only)  # fmt: skip
 
 
 def recognize_page(recognizer: Recognizer, page: LoadedPage) -> Recognized:
@@ -126,6 +138,17 @@ def recognize_page(recognizer: Recognizer, page: LoadedPage) -> Recognized:
     result = _page_result(raw, page, (time.perf_counter() - started) * 1000)
     # a VAT invoice's QR code, decoded from the page's pixels, cross-checks its fields (Fields tab)
     result = with_codes(result, lambda: Image.open(io.BytesIO(page.wire.data)))
+    return _stored(page, result)
+
+
+def read_own_text(page: LoadedPage) -> Recognized:
+    """Store the page as read from its own text (no server); see ``LoadedPage.own_text``."""
+    assert page.own_text is not None
+    result = with_codes(page.own_text, lambda: Image.open(io.BytesIO(page.wire.data)))
+    return _stored(page, result)
+
+
+def _stored(page: LoadedPage, result: PageResult) -> Recognized:
     page_id = page.store.save_page(page.file_id, page.index, result)
     if len(page.store.page_indexes(page.file_id)) >= page.count:
         page.store.mark_done(page.file_id, page.count)
@@ -133,7 +156,7 @@ def recognize_page(recognizer: Recognizer, page: LoadedPage) -> Recognized:
 
 
 def _nth_page(path: Path, index: int) -> images.Page:
-    for page in images.iter_pages(path):
+    for page in images.iter_pages(path, text_layer=True):
         if page.index == index:
             return page
     raise ScannerError(f"{path.name}: has no page {index + 1}")

@@ -174,14 +174,15 @@ class DocumentModel(QObject):
         store, page_id = self._stored.store, self._stored.page_id
         self._write(lambda: store.edit_line(page_id, index, text), lambda: self.line_edited.emit(index, text))
 
-    def edit_field(self, name: str, value: str) -> None:
-        """Store a field set by hand for the page shown (reopening and every export show it)."""
+    def edit_field(self, name: str, value: str, receipt: int = 0) -> None:
+        """Store a field set by hand for the page shown (reopening and every export show it);
+        ``receipt``: 0 for the page, 1-based for one receipt of a page with several."""
         if self._stored is None:
             self.field_edited.emit(name, value)
             return
         store, page_id = self._stored.store, self._stored.page_id
         done = lambda: self.field_edited.emit(name, value)  # noqa: E731
-        self._write(lambda: store.edit_field(page_id, name, value), done)
+        self._write(lambda: store.edit_field(page_id, name, value, receipt), done)
 
     def _write(self, write: Callable[[], Any], done: Callable[[], None]) -> None:
         def reported(_: Any, error: BaseException | None) -> None:

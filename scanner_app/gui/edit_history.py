@@ -35,6 +35,25 @@ def push_field_edit(stack: QUndoStack, apply: Callable[[str], None], label: str,
     stack.push(_Edit(text, apply, old, new))
 
 
+class _Command(QUndoCommand):
+    """Any change with its own undo (a review's accept or correction that undoing removes)."""
+
+    def __init__(self, text: str, do: Callable[[], None], undo: Callable[[], None]) -> None:
+        super().__init__(text)
+        self._do, self._undo = do, undo
+
+    def redo(self) -> None:
+        self._do()
+
+    def undo(self) -> None:
+        self._undo()
+
+
+def push_command(stack: QUndoStack, text: str, do: Callable[[], None], undo: Callable[[], None]) -> None:
+    """Push (and do) a change; ``text`` names it in the Edit menu ("Undo <text>")."""
+    stack.push(_Command(text, do, undo))
+
+
 class HistoryActions(QObject):
     """Edit > Undo (Ctrl+Z) and Redo (Ctrl+Shift+Z, Ctrl+Y), named after the edit they undo or redo."""
 
@@ -43,14 +62,26 @@ class HistoryActions(QObject):
         self._stack = stack
         self.undo = QAction(parent)
         self.undo.setShortcuts([QKeySequence("Ctrl+Z")])
-        self.undo.triggered.connect(stack.undo)
+        self.undo.triggered.connect(lambda: self._stack.undo())
         self.redo = QAction(parent)
         self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.redo.triggered.connect(stack.redo)
-        stack.canUndoChanged.connect(self.undo.setEnabled)
-        stack.canRedoChanged.connect(self.redo.setEnabled)
-        stack.indexChanged.connect(self.retranslate)
+        self.redo.triggered.connect(lambda: self._stack.redo())
+        self._connect(stack)
         self.retranslate()
+
+    def set_stack(self, stack: QUndoStack) -> None:
+        """Undo and Redo act on ``stack`` from now on (the Batch tab's review has its own)."""
+        if stack is self._stack:
+            return
+        for signal in (self._stack.canUndoChanged, self._stack.canRedoChanged, self._stack.indexChanged):
+            signal.disconnect(self.retranslate)
+        self._stack = stack
+        self._connect(stack)
+        self.retranslate()
+
+    def _connect(self, stack: QUndoStack) -> None:
+        for signal in (stack.canUndoChanged, stack.canRedoChanged, stack.indexChanged):
+            signal.connect(self.retranslate)
 
     def retranslate(self) -> None:
         stack = self._stack

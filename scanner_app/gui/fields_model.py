@@ -10,6 +10,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from scanner_app.core.fields.model import REQUIRED_FIELDS, InvoiceFields
 from scanner_app.gui.flag_text import flag_sentence
+from scanner_app.gui.theme import tinted
 from scanner_app.gui.viewer.overlay import LOW_CONFIDENCE  # one amber threshold for lines and fields
 
 NAME, VALUE, CONFIDENCE, FLAGS = range(4)
@@ -105,7 +106,7 @@ class FieldsTableModel(QAbstractTableModel):
             source = [self.tr("Read from: {0}").format(field.raw)] if field and field.raw else []
             return "\n".join([*value, *sentences, *messages, *source])
         if role == Qt.ItemDataRole.BackgroundRole and flags:
-            return FLAGGED
+            return QBrush(tinted(FLAGGED.color()))  # a dark amber on a dark palette
         if role == LINES_ROLE:
             return tuple(field.lines) if field else ()
         if role == FIELD_ROLE:

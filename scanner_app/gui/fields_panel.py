@@ -28,19 +28,27 @@ from scanner_app.gui.edit_history import push_field_edit
 from scanner_app.gui.fields_model import CONFIDENCE, FLAGS, LINES_ROLE, NAME, VALUE, FieldsTableModel
 
 
-def _extract(page: PageResult, stored: StoredPage | None, edits: dict[str, str]) -> InvoiceFields:
-    """Fields of the page with the stored and the pending field edits applied (off the GUI thread)."""
+def _extract(
+    page: PageResult, stored: StoredPage | None, edits: dict[str, str], receipt: int = 0
+) -> InvoiceFields:
+    """Fields of the page (or of its receipt ``receipt``, 1-based, already cut out as ``page``) with
+    the stored and the pending field edits applied (off the GUI thread)."""
     from scanner_app.core.fields import extract_fields
     from scanner_app.core.fields.batch import with_edits
 
-    saved = stored.store.field_edits(stored.page_id).get(stored.page_id, {}) if stored else {}
+    saved: dict[str, str] = {}
+    if stored is not None and receipt:
+        saved = stored.store.receipt_field_edits(stored.page_id).get(stored.page_id, {}).get(receipt, {})
+    elif stored is not None:
+        saved = stored.store.field_edits(stored.page_id).get(stored.page_id, {})
     return with_edits(extract_fields(page), {**saved, **edits})
 
 
 def _write(rows: list, path: Path) -> Path:
     from scanner_app.core.fields.reimbursement import write_sheet
+    from scanner_app.gui.core_text import sheet_headers
 
-    return write_sheet(rows, path)
+    return write_sheet(rows, path, headers=sheet_headers())  # headers in the UI language
 
 
 class FieldsPanel(QWidget):
@@ -53,7 +61,8 @@ class FieldsPanel(QWidget):
     def __init__(self, document: DocumentModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._document = document
-        self._edits: dict[str, str] = {}  # field edits of the page shown not known to be stored yet
+        # Field edits of the page shown not known to be stored yet, by receipt (0: the page).
+        self._edits: dict[int, dict[str, str]] = {}
         self._background = Background(self)
         self.model = FieldsTableModel(self)
         self.model.value_edited.connect(self.edit_field)
@@ -115,6 +124,12 @@ class FieldsPanel(QWidget):
         self.receipt_box.setVisible(count > 1)
         self._recompute()
 
+    def choose_receipt(self, index: int) -> None:
+        """Show receipt ``index`` (0-based) of a page with several: the document clicked in the viewer."""
+        page = self._document.page
+        if page is not None and len(page.receipts) > 1 and 0 <= index < self.receipt_box.count():
+            self.receipt_box.setCurrentIndex(index)
+
     def _receipt(self) -> int | None:
         """The receipt chosen on a page with several, else None (the page is one document)."""
         page = self._document.page
@@ -124,14 +139,16 @@ class FieldsPanel(QWidget):
         self._recompute()
 
     def _recompute(self) -> None:
-        page, stored, edits = self._document.page, self._document.stored, dict(self._edits)
+        page, stored = self._document.page, self._document.stored
         if page is None:
             self._background.drop("fields")
             self._show(InvoiceFields())
             return
         receipt = self._receipt()
-        if receipt is not None:  # one receipt's fields (hand edits are kept per page, not per receipt)
-            page, stored, edits = page.document_page(receipt), None, {}
+        number = 0 if receipt is None else receipt + 1  # as the store and the sheet count receipts
+        edits = dict(self._edits.get(number, {}))
+        if receipt is not None:  # one receipt's fields, with its own hand edits
+            page = page.document_page(receipt)
 
         def done(fields: InvoiceFields | None, error: BaseException | None) -> None:
             if error is not None:
@@ -139,7 +156,7 @@ class FieldsPanel(QWidget):
                 return
             self._show(fields or InvoiceFields())
 
-        self._background.run(lambda: _extract(page, stored, edits), done, slot="fields")
+        self._background.run(lambda: _extract(page, stored, edits, number), done, slot="fields")
 
     def _show(self, fields: InvoiceFields) -> None:
         self.model.set_fields(fields)
@@ -162,14 +179,21 @@ class FieldsPanel(QWidget):
         """Set a field by hand: stored with the page (reopening and exports show it), checks re-run;
         undoable (the document's undo stack, with the line edits)."""
         old = self.model.fields.value(name)
+        receipt = self._receipt()
+        number = 0 if receipt is None else receipt + 1
         if old != value:
-            apply = lambda text: self._set_field(name, text)  # noqa: E731
+            apply = lambda text: self._set_field(name, text, number)  # noqa: E731
             push_field_edit(self._document.undo_stack, apply, self.model.label(name), old, value)
 
-    def _set_field(self, name: str, value: str) -> None:
-        self._edits[name] = value
-        self._show(self.model.fields.with_value(name, value))
-        self._document.edit_field(name, value)
+    def _set_field(self, name: str, value: str, receipt: int = 0) -> None:
+        """``receipt``: 0 for the page, 1-based for the receipt chosen when the edit was made."""
+        self._edits.setdefault(receipt, {})[name] = value
+        shown = self._receipt()
+        if (0 if shown is None else shown + 1) == receipt:
+            self._show(self.model.fields.with_value(name, value))
+        else:  # undone or redone while another receipt is shown
+            self._recompute()
+        self._document.edit_field(name, value, receipt)
 
     def _on_row_clicked(self, index: QModelIndex) -> None:
         lines = index.siblingAtColumn(NAME).data(LINES_ROLE) or ()

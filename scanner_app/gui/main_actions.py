@@ -21,10 +21,14 @@ SHORTCUTS: dict[str, QKeySequence | str | Key] = {
     "scan_device": "Ctrl+Shift+A",  # "acquire", as TWAIN calls it
     "export": "Ctrl+E",
     "recognize_again": "F5",
+    "force_ocr": "Ctrl+Shift+F",  # checkable: OCR PDF pages even when they carry a real text layer
     "previous_page": "Ctrl+PgUp",
     "next_page": "Ctrl+PgDown",
     "quit": "Ctrl+Q",
     "copy": Key.Copy,
+    "review_next": "F8",  # the Batch tab's review: next field to check (as "next problem" in editors)
+    "review_previous": "Shift+F8",
+    "review_checked": "Ctrl+M",  # mark the selected receipt as checked
     "tab_document": "Alt+1",
     "tab_batch": "Alt+2",
     "tab_server": "Alt+3",
@@ -67,10 +71,14 @@ class MainActions(QObject):
             "scan_device": self.tr("Sc&an..."),
             "export": self.tr("&Export..."),
             "recognize_again": self.tr("&Recognise again"),
+            "force_ocr": self.tr("Always &OCR PDF pages"),
             "previous_page": self.tr("Pre&vious page"),
             "next_page": self.tr("&Next page"),
             "quit": self.tr("&Quit"),
             "copy": self.tr("&Copy selected lines"),
+            "review_next": self.tr("Next field to chec&k"),
+            "review_previous": self.tr("Previous field to check"),
+            "review_checked": self.tr("&Mark receipt as checked"),
             "tab_document": self.tr("&Document"),
             "tab_batch": self.tr("&Batch"),
             "tab_server": self.tr("&Server"),
@@ -92,7 +100,7 @@ class MainActions(QObject):
         file_menu.addAction(a["open"])
         self.recent_menu = file_menu.addMenu(self.tr("Open &recent"))
         for name in ("open_folder", "paste", "camera", "screen", "scan_device", None, "export",
-                     "recognize_again", None, "quit"):  # fmt: skip
+                     "recognize_again", "force_ocr", None, "quit"):  # fmt: skip
             file_menu.addSeparator() if name is None else file_menu.addAction(a[name])
         edit_menu = bar.addMenu(self.tr("&Edit"))
         for action in history:
@@ -101,6 +109,9 @@ class MainActions(QObject):
             edit_menu.addSeparator()
         edit_menu.addAction(a["copy"])
         edit_menu.addAction(copy_all)
+        edit_menu.addSeparator()
+        for name in ("review_next", "review_previous", "review_checked"):
+            edit_menu.addAction(a[name])
         view_menu = bar.addMenu(self.tr("&View"))
         for action in view_actions:
             view_menu.addAction(action)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Slot
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication, QImage
+from PySide6.QtGui import QCloseEvent, QColor, QDragEnterEvent, QDropEvent, QGuiApplication, QImage, QPalette
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -26,6 +26,7 @@ from scanner_app.core.images import SUPPORTED_SUFFIXES
 from scanner_app.gui import dialog_paths, drop, recent_files
 from scanner_app.gui.batch_panel import BatchPanel
 from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
+from scanner_app.gui.core_text import translated, with_original
 from scanner_app.gui.dashboard import StressDashboard
 from scanner_app.gui.document_controller import DocumentController
 from scanner_app.gui.document_model import DocumentModel
@@ -38,6 +39,7 @@ from scanner_app.gui.results_panel import ResultsPanel
 from scanner_app.gui.server_panel import ServerPanel
 from scanner_app.gui.session import SessionFolder
 from scanner_app.gui.shortcuts_page import ShortcutsPage, shortcut_rows
+from scanner_app.gui.theme import readable
 from scanner_app.gui.viewer import ViewerPanel
 
 _STATUS_COLOURS = {ConnectionStatus.READY: "#2e7d32", ConnectionStatus.STARTING: "#8d6e00",
@@ -64,6 +66,7 @@ class MainWindow(QMainWindow):
         self.side_tabs = QTabWidget(self)  # beside the viewer: the lines, and the fields read from them
         self.side_tabs.addTab(self.results, "")
         self.fields_panel = FieldsPanel(self.document, self)
+        self.viewer.canvas.document_clicked.connect(self.fields_panel.choose_receipt)  # under the cursor
         self.side_tabs.addTab(self.fields_panel, "")
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.viewer)
@@ -85,6 +88,10 @@ class MainWindow(QMainWindow):
         self.main_actions.actions["recognize_again"].triggered.connect(self.controller.recognize_again)
         self.main_actions.actions["previous_page"].triggered.connect(lambda: self.controller.go_to_page(-1))
         self.main_actions.actions["next_page"].triggered.connect(lambda: self.controller.go_to_page(1))
+        force_ocr = self.main_actions.actions["force_ocr"]  # remembered; PDF text layers are read by default
+        force_ocr.setCheckable(True)
+        force_ocr.setChecked(self.controller.force_ocr)
+        force_ocr.toggled.connect(self.controller.set_force_ocr)
         self.main_actions.language_group.triggered.connect(self._on_language_chosen)
         self.main_actions.language_actions[self.translations.language].setChecked(True)
         copy_all = self.viewer.view_actions["copy_all"]
@@ -97,6 +104,7 @@ class MainWindow(QMainWindow):
         connection.state_changed.connect(self._on_connection_changed)
         self.setAcceptDrops(True)
         self.history = HistoryActions(self.document.undo_stack, self)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self._view_actions = [a for n, a in self.viewer.view_actions.items() if n != "copy_all"]
         self._copy_all = copy_all
         self._retranslate()
@@ -120,7 +128,20 @@ class MainWindow(QMainWindow):
             "tab_batch": lambda: tab(self.batch_panel), "tab_server": lambda: tab(self.server_panel),
             "tab_stress": lambda: tab(self.stress_panel),
             "tab_fields": self._show_fields,
+            "review_next": lambda: self._review(lambda: self.batch_panel.review_step(1)),
+            "review_previous": lambda: self._review(lambda: self.batch_panel.review_step(-1)),
+            "review_checked": lambda: self._review(self.batch_panel.toggle_checked),
         }  # fmt: skip
+
+    def _review(self, move) -> None:
+        """The review's keys work from any tab: they bring the Batch tab forward."""
+        self.tabs.setCurrentWidget(self.batch_panel)
+        move()
+
+    def _on_tab_changed(self) -> None:
+        """Undo/redo follow the tab: the Batch tab's review edits, else the shown page's edits."""
+        batch = self.tabs.currentWidget() is self.batch_panel
+        self.history.set_stack(self.batch_panel.review.undo_stack if batch else self.document.undo_stack)
 
     def _update_title(self) -> None:
         title = self.tr("scanner-app - receipt and invoice OCR")
@@ -204,7 +225,7 @@ class MainWindow(QMainWindow):
         except ImportError:
             self._show_message(self.tr("Camera capture is not available"))
             return
-        captured = CameraDialog.capture(self)
+        captured = CameraDialog.capture(self, self.connection.recognizer())  # the server says which way is up
         if captured is not None:
             self.open_image_bytes(*captured)
 
@@ -267,12 +288,13 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, 15_000)
 
     def _on_connection_changed(self, state: ConnectionState) -> None:
-        colour = _STATUS_COLOURS.get(state.status, "#555555")
+        window = self.palette().color(QPalette.ColorRole.Window)  # light or dark theme: keep the contrast
+        colour = readable(QColor(_STATUS_COLOURS.get(state.status, "#555555")), window).name()
         metrics = self._connection_label.fontMetrics()
-        self._connection_text = state.message
-        self._connection_label.setText(metrics.elidedText(state.message, Qt.TextElideMode.ElideRight, 560))
+        text = self._connection_text = translated(state.message)  # core errors in the UI language
+        self._connection_label.setText(metrics.elidedText(text, Qt.TextElideMode.ElideRight, 560))
         self._connection_label.setStyleSheet(f"color: {colour}")
-        self._connection_label.setToolTip("\n".join([state.message, *state.urls]))
+        self._connection_label.setToolTip("\n".join([with_original(state.message), *state.urls]))
 
     @property
     def connection_text(self) -> str:

@@ -8,6 +8,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QBrush, QColor
 
 from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.theme import readable
 from scanner_app.gui.viewer.overlay import LOW_CONFIDENCE, OverlayStyle
 
 NUMBER, TEXT, CONFIDENCE = range(3)
@@ -58,7 +59,7 @@ class ResultsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.BackgroundRole and row == self._hovered:
             return _HOVER
         if role == Qt.ItemDataRole.ForegroundRole and column == CONFIDENCE and line.score < LOW_CONFIDENCE:
-            return _LOW
+            return QBrush(readable(_LOW.color()))  # amber with its contrast on a light or dark base
         if role == Qt.ItemDataRole.TextAlignmentRole and column != TEXT:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

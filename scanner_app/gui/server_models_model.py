@@ -58,7 +58,11 @@ class ModelFactsModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(index)
+        if role != Qt.ItemDataRole.DisplayRole:
             return None
         url, facts = self._rows[index.row()]
         column = index.column()
@@ -74,3 +78,14 @@ class ModelFactsModel(QAbstractTableModel):
             return self.tr("on") if facts.dynamic_batching else self.tr("off")
         groups = describe_groups(facts.instance_groups)
         return self.tr("default") if groups == "default" else groups
+
+    def _tooltip(self, index: _Index) -> str | None:
+        """Why the embedded CPU server's choices are what they are (see the note under the table)."""
+        facts = self._rows[index.row()][1]
+        if index.column() == 2 and facts.backend == "python":
+            return self.tr("The embedded tritonserver (nvidia-pytriton wheel) has only the Python backend: "
+                           "ONNX models run through ONNX Runtime inside it.")  # fmt: skip
+        if index.column() == 4 and not facts.dynamic_batching:
+            return self.tr("Off on purpose on a CPU: measured slower there (see the note below); "
+                           "switch it live below to see the effect.")  # fmt: skip
+        return None

@@ -20,6 +20,8 @@ from scanner_app.core.client import PipelineInfo
 from scanner_app.gui.background import Background
 from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
 from scanner_app.gui.connection_logic import EndpointReport, parse_urls, probe_endpoints, url_problem
+from scanner_app.gui.core_text import status_name, translated
+from scanner_app.gui.model_control_box import ModelControlBox
 from scanner_app.gui.server_models_model import ModelFactsModel
 from scanner_app.gui.tls_fields import TlsFields
 
@@ -39,6 +41,7 @@ class ServerPanel(QWidget):
         self._connection = connection
         self._background = Background(self)
         self._log_buffer: list[str] = []
+        self._infos: tuple[PipelineInfo, ...] = ()
         self.models_model = ModelFactsModel(self)
         self._build()
         self.urls_edit.setPlainText("\n".join(connection.configured_urls))
@@ -98,6 +101,10 @@ class ServerPanel(QWidget):
         self.models_view.horizontalHeader().setStretchLastSection(True)
         grid.addWidget(self.models_view, 1)
         layout.addWidget(status, 1)
+        self.model_control = ModelControlBox(lambda: self._connection.embedded_server, self)
+        self.model_control.applied.connect(self._on_model_applied)
+        self.model_control.model.currentIndexChanged.connect(lambda _i: self._preset_model_control())
+        layout.addWidget(self.model_control)
 
         embedded = QGroupBox(self.tr("Embedded server"), self)
         column = QVBoxLayout(embedded)
@@ -183,15 +190,26 @@ class ServerPanel(QWidget):
     def _on_info_changed(self, infos: tuple[PipelineInfo, ...]) -> None:
         versions = sorted({info.server_version for info in infos})
         self.version_label.setText(self.tr("Server version: {0}").format(", ".join(versions)))
+        self._infos = tuple(infos)
         self.models_model.set_infos(infos)
+        self._preset_model_control()
+
+    def _preset_model_control(self) -> None:
+        self.model_control.show_facts(self._infos[0] if self._infos else None)
+
+    def _on_model_applied(self, info: PipelineInfo) -> None:
+        """A live config change, read back from the server: the models table shows the server's word."""
+        infos = tuple(info if i.url == info.url else i for i in self._infos) or (info,)
+        self._on_info_changed(infos)
 
     def _on_state_changed(self, state: ConnectionState) -> None:
-        self.status_label.setText(f"[{state.status}] {state.message}")
+        self.status_label.setText(f"[{status_name(state.status)}] {translated(state.message)}")
         running = self._connection.embedded_pid is not None
         starting = state.status == ConnectionStatus.STARTING
         embedded_ready = state.embedded and state.status == ConnectionStatus.READY
         self.start_button.setEnabled(not embedded_ready and not starting)
         self.stop_button.setEnabled(running or state.embedded or starting)
+        self.model_control.refresh()
 
     def _on_log_line(self, line: str) -> None:
         self._log_buffer.append(line)  # shown by the next flush: one append per ~200 ms, not per line

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -68,10 +68,13 @@ class ServerSample:
     models: dict[str, ModelSample]
     gpu_util: float | None  # percent, mean over GPUs
     gpu_mem_used_bytes: float | None  # summed over GPUs
-    cpu_util: float | None  # percent of all cores: Triton's nv_cpu_utilization, or the server's /proc tree
+    cpu_util: float | None  # percent of all cores: the local server's /proc tree, else nv_cpu_utilization
     interval_s: float = 0.0
     error: str = ""  # why the statistics could not be read (server down...), else ""
-    cpu_source: str = ""  # "prometheus" | "proc" | ""
+    cpu_source: str = ""  # "proc" (the server's own process tree) | "prometheus" (a remote host) | ""
+    # Other local servers watched over the same interval, (name, % of all cores): while the baseline
+    # runs, the Triton tree beside it (near 0 when Triton idles).
+    process_cpu: tuple[tuple[str, float], ...] = ()
 
     @property
     def utilisation(self) -> tuple[str, float | None]:
@@ -272,14 +275,16 @@ class ServerMonitor:
         util = mean(metrics.get("nv_gpu_utilization"))
         gpu_util = None if util is None else util * 100.0
         gpu_mem = total(metrics.get("nv_gpu_memory_used_bytes"))
-        cpu = mean(metrics.get("nv_cpu_utilization"))
-        if cpu is not None:
-            return gpu_util, gpu_mem, cpu * 100.0, "prometheus"
+        # A local server's own process tree (tritonserver and its Python stubs) first: Triton's
+        # nv_cpu_utilization is the whole host's, which reads 100 % while only the baseline works.
         if not self._cpu_looked_up:
             self._cpu_looked_up = True
             self._cpu = ProcessTreeCpu.for_url(self.grpc_url)
         if self._cpu is not None:
             return gpu_util, gpu_mem, self._cpu.read(), "proc"
+        cpu = mean(metrics.get("nv_cpu_utilization"))
+        if cpu is not None:
+            return gpu_util, gpu_mem, cpu * 100.0, "prometheus"
         return gpu_util, gpu_mem, None, ""
 
     def close(self) -> None:
@@ -295,8 +300,10 @@ class ServerMonitor:
 class ProcessMonitor:
     """A Monitor of a server without Triton's statistics (the baseline): the CPU use of its process tree."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, others: Mapping[str, ProcessTreeCpu] | None = None) -> None:
+        """`others`: more local process trees to read over the same intervals (name -> tree)."""
         self._cpu = ProcessTreeCpu(pid)
+        self._others = dict(others or {})
         self._last = time.monotonic()  # ProcessTreeCpu took its first reading just now
 
     @property
@@ -306,7 +313,9 @@ class ProcessMonitor:
     def sample(self) -> ServerSample:
         now = time.monotonic()
         interval, self._last = now - self._last, now
-        return ServerSample(time.time(), {}, None, None, self._cpu.read(), interval, "", "proc")
+        readings = ((name, tree.read()) for name, tree in self._others.items())
+        others = tuple((name, value) for name, value in readings if value is not None)
+        return ServerSample(time.time(), {}, None, None, self._cpu.read(), interval, "", "proc", others)
 
     def close(self) -> None:
         """Nothing to release; here so that every monitor closes alike."""

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pyclipper
 
-from scanner_app.ocr.params import DET_MEAN, DetParams
+from scanner_app.ocr.params import DET_MEAN, BoxFit, DetParams
 
 # The uint8 colour that normalises to zero: the padding of detection inputs.
 DET_PAD_VALUE = np.round(np.array(DET_MEAN) * 255.0).astype(np.uint8)
@@ -141,3 +141,33 @@ def order_points_clockwise(points: np.ndarray) -> np.ndarray:
     tl, bl = left[np.argsort(left[:, 1])]
     tr, br = right[np.argsort(right[:, 1])]
     return np.array([tl, tr, br, bl], dtype=np.float32)
+
+
+def fit_box(box: np.ndarray, page_height: float, fit: BoxFit) -> np.ndarray:
+    """The box reported for a line: ``box`` resized about its centre as ``fit`` says.
+
+    Height runs along the box's left edge (top-left to bottom-left), length along its top edge,
+    whatever their sizes (pages are upright by then; a short token taller than wide is still a
+    row of text); ``page_height`` is the page's median line height (see page_line_height).
+    """
+    box = np.asarray(box, dtype=np.float32)
+    tl, tr, _, bl = box.astype(np.float64)
+    length, height = float(np.linalg.norm(tr - tl)), float(np.linalg.norm(bl - tl))
+    if length < 1 or height < 1:
+        return box
+    along, across = (tr - tl) / length, (bl - tl) / height
+    new_height = max(fit.height * height + fit.height_page * page_height, 1.0)
+    new_length = max(length + fit.length_height * height + fit.length_page * page_height, 1.0)
+    centre = box.astype(np.float64).mean(axis=0)
+    corners = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    return np.array(
+        [centre + a * new_length / 2 * along + c * new_height / 2 * across for a, c in corners],
+        dtype=np.float32,
+    )
+
+
+def page_line_height(boxes: list[np.ndarray]) -> float:
+    """The median height (left edge) of a page's line boxes; 0 for none."""
+    if not boxes:
+        return 0.0
+    return float(np.median([np.linalg.norm(np.asarray(b)[3] - np.asarray(b)[0]) for b in boxes]))

@@ -30,6 +30,23 @@ class DetParams:
 
 
 @dataclass(frozen=True)
+class BoxFit:
+    """How a line's reported box is drawn from the box it was cropped by (scanner_app.ocr.detect.fit_box).
+
+    The crop box (DB unclip 1.8) leaves room for clipped characters; the box reported for a line
+    hugs its text, as SROIE's annotation does, with a margin that follows the page's print size:
+    height = ``height`` x its own + ``height_page`` x the page's median line height; length =
+    its own + ``length_height`` x its height + ``length_page`` x the median (fit on sroie-dev, see
+    benchmarks/accuracy.py). ``BoxFit(1.0, 0.0, 0.0, 0.0)`` reports the crop box.
+    """
+
+    height: float = 0.7
+    height_page: float = 0.2
+    length_height: float = -0.2
+    length_page: float = 0.2
+
+
+@dataclass(frozen=True)
 class RecParams:
     """How crops are sized for recognition and which lines are kept."""
 
@@ -38,3 +55,4 @@ class RecParams:
     max_batch: int = 16  # crops per recognition call, <= text_recognition's max_batch_size
     drop_score: float = 0.5  # lines recognised with a lower mean confidence are dropped
     margin: float = 0.1  # crops widened along the text by this fraction of the line height, each end
+    box_fit: BoxFit = BoxFit()

@@ -39,6 +39,9 @@ from scanner_app.server.triton_install import (
 cleanup_stale_shm = shm.cleanup_stale_shm
 log = logging.getLogger(__name__)
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback never via a proxy
+EXIT_TIMEOUT_S = 10  # Triton's default is 30 s
+
+
 def check_repository(repository: Path, onnx_models: Sequence[str] = ONNX_MODELS) -> None:
     """Raise ServerStartError unless the repository exists and holds every ONNX model file."""
     if not repository.is_dir():
@@ -72,6 +75,7 @@ class EmbeddedServer:
         cache_dir: Path | None = None,
         device: DeviceRequest | None = "auto",
         listen: ListenPlan = LOOPBACK_PLAN,
+        model_control: bool = False,
     ) -> None:
         """`*_port` 0 picks a free port; `onnx_models` are the models whose model.onnx must exist.
 
@@ -95,6 +99,9 @@ class EmbeddedServer:
         self.ready_timeout = ready_timeout
         self.cache_dir = cache_dir or default_cache_dir()
         self.listen = listen
+        # Explicit model control (load with a config override: scanner_app.server.model_control) for
+        # a loopback demo server only; the repository API still needs this start's admin key.
+        self.model_control = model_control and not listen.exposed
         self._proc: subprocess.Popen[bytes] | None = None
         self._log_file: IO[bytes] | None = None
         self._echo_thread: threading.Thread | None = None
@@ -197,8 +204,15 @@ class EmbeddedServer:
             *self.listen.triton_args(self.ports),
             "--log-verbose=0",
             "--exit-on-error=true",
+            # SIGTERM (stop(), or our death through PDEATHSIG) waits this long for in-flight work: a
+            # server orphaned by a terminated app is gone within it, and stop() never needs SIGKILL.
+            f"--exit-timeout-secs={EXIT_TIMEOUT_S}",
+            # The gRPC frontend keeps up to 8 request states for reuse, each holding the largest
+            # message it ever parsed: a rejected 200 MB request left +200 MB each time. None kept.
+            "--grpc-infer-allocation-pool-size=0",
             "--strict-readiness=true",
-            "--model-control-mode=none",  # no client can load or unload models
+            *(["--model-control-mode=explicit", "--load-model=*"] if self.model_control
+              else ["--model-control-mode=none"]),  # else no client can load or unload models
             *restricted_api_args(self.listen, self.admin_key),
             *self.extra_args,
         ]

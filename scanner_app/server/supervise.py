@@ -88,6 +88,12 @@ def stubs_of(pid: int) -> list[Stub]:
     return found
 
 
+def model_of(instance: str) -> str:
+    """The model of a Triton instance name: `text_detection_0_1` -> `text_detection`."""
+    parts = instance.rsplit("_", 2)
+    return parts[0] if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit() else instance
+
+
 def probe_image() -> bytes:
     """A small PNG with a line of text: it goes through every step, recognition included."""
     image = Image.new("L", (320, 96), 255)
@@ -183,7 +189,9 @@ class Supervisor:
     def _problem(self, with_probe: bool) -> tuple[str, str] | None:
         if not self.server.is_running():
             return KIND_SERVER_EXITED, "the embedded Triton server exited"
-        live = {s.instance for s in stubs_of(self.server.pid or 0)}
+        current = stubs_of(self.server.pid or 0)
+        self._adopt_reloaded(current)
+        live = {s.instance for s in current}
         dead = sorted(i for i, info in self._stubs.items() if i not in live or not shm.still_running(info))
         if dead:
             return KIND_STUB_DIED, f"model instance process died: {', '.join(dead)}"
@@ -194,6 +202,15 @@ class Supervisor:
                 return KIND_PROBE_FAILED, failure
             self._failures = 0
         return None
+
+    def _adopt_reloaded(self, current: list[Stub]) -> None:
+        """A model that has a stub we never saw was (re)loaded on purpose (model control, or Triton
+        replacing a stub): its stubs now are the ones to watch, fewer or more than before."""
+        known = {info.pid for info in self._stubs.values()}
+        reloaded = {model_of(s.instance) for s in current if s.info.pid not in known}
+        if reloaded:
+            kept = {i: info for i, info in self._stubs.items() if model_of(i) not in reloaded}
+            self._stubs = kept | {s.instance: s.info for s in current if model_of(s.instance) in reloaded}
 
     def _restart(self, cause: str) -> None:
         started = time.monotonic()

@@ -6,6 +6,7 @@ the pip-installed server has only the Python backend, so configs/local.pbtxt sel
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import triton_python_backend_utils as pb_utils
 from scanner_app.steps.common import abandoned_response, error_response, model_config, parameter
 from scanner_app.steps.limits import onnx_input_check
 from scanner_app.steps.messages import client_message
-from scanner_app.steps.providers import execution_providers
+from scanner_app.steps.providers import execution_providers, use_cpu_arena
 
 
 class TritonPythonModel:
@@ -32,6 +33,12 @@ class TritonPythonModel:
         options.add_session_config_entry(
             "session.intra_op.allow_spinning", parameter(config, "allow_spinning", "0")
         )
+        arena = parameter(config, "cpu_mem_arena", "0")
+        if not use_cpu_arena(arena, args.get("model_instance_name", ""), os.environ):
+            # Every request has its own shape: ORT's CPU arena and memory patterns only ever grow
+            # (the arena to the largest shapes seen, fragmented), so plain allocations, freed per run.
+            options.enable_cpu_mem_arena = False
+            options.enable_mem_pattern = False
         path = Path(args["model_repository"]) / args["model_version"] / "model.onnx"
         providers = execution_providers(
             args.get("model_instance_kind", "CPU"),

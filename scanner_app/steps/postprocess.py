@@ -85,13 +85,19 @@ class TritonPythonModel:
             return error_response(problem)
         prob, image, info = prob[0, 0], image[0], raw_info[0].astype(int)
         boxes = boxes_from_probability(prob, (info[2], info[3]), image.shape[:2], self.det_params)
+        asked = _request_parameters(request)
+        # "orientation" / "documents" = "off" in a request reads that page as before issue 11.
+        orientation = replace(
+            self.orientation, enabled=_switch(asked, "orientation", self.orientation.enabled)
+        )
+        documents = replace(self.documents, enabled=_switch(asked, "documents", self.documents.enabled))
         try:
             page = await read_page(
-                image, boxes, self.models, self.det_params, self.rec_params, self.keys, self.orientation
+                image, boxes, self.models, self.det_params, self.rec_params, self.keys, orientation
             )
         except RecognitionError as exc:
             return error_response(str(exc), invalid_argument=False)
-        docs = split_documents(image, page.lines, page.orientation, self.documents)
+        docs = split_documents(image, page.lines, page.orientation, documents)
         sent_size = (int(info[0]), int(info[1]))  # the image as sent: `image` may be downscaled
         tensors = _line_tensors(_rescaled(docs.lines, image.shape[:2], sent_size), sent_size)
         outline_lines = [RecognizedLine(box=box, text="", score=0.0) for box in docs.outlines]
@@ -115,6 +121,22 @@ class TritonPythonModel:
     async def _detect(self, batch: np.ndarray) -> np.ndarray:
         (prob,) = await _call(DETECTION_MODEL, DET_INPUT, batch, (DET_OUTPUT,))
         return prob
+
+
+def _request_parameters(request: Any) -> dict[str, Any]:
+    """The request's own parameters (an ensemble forwards the client's to each step), {} when none."""
+    raw = getattr(request, "parameters", None)
+    try:
+        asked = json.loads(raw() or "{}") if raw is not None else {}
+    except ValueError:
+        return {}
+    return asked if isinstance(asked, dict) else {}
+
+
+def _switch(asked: dict[str, Any], key: str, default: bool) -> bool:
+    """A request's "on"/"off" for `key` (orientation, documents), else the model's setting."""
+    value = str(asked.get(key, "")).lower()
+    return {"on": True, "off": False}.get(value, default)
 
 
 async def _call(model: str, input_name: str, batch: np.ndarray, outputs: tuple[str, ...]) -> list[np.ndarray]:

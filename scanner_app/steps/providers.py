@@ -8,12 +8,21 @@ the CPU provider only, so a CPU-sized server never puts a session on a GPU by ac
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 CPU = "CPUExecutionProvider"
 CUDA = "CUDAExecutionProvider"
 TENSORRT = "TensorrtExecutionProvider"
+# benchmarks/soak.py --arena-ab sets it: instance 0 of each ONNX model keeps ORT's CPU arena (A/B in one run).
+ARENA_AB_ENV = "SCANNER_APP_ORT_ARENA_AB"
+
+
+def use_cpu_arena(config_value: str, instance_name: str, environ: Mapping[str, str]) -> bool:
+    """Whether a session gets ORT's CPU memory arena: the config's `cpu_mem_arena` ("1": yes; default no)."""
+    if environ.get(ARENA_AB_ENV) and instance_name.endswith("_0"):
+        return True
+    return config_value == "1"
 
 
 class ProviderError(RuntimeError):

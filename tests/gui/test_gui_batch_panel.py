@@ -133,7 +133,7 @@ def test_folder_runs_to_the_end_then_exports_and_opens_rows(qtbot, connection, t
     panel.show()
     qtbot.waitExposed(panel)
     index = model.index(0, 0)
-    rect = panel.table.visualRect(index)
+    rect = panel.table.visualRect(panel.proxy.mapFromSource(index))  # the table shows the sorting proxy
     viewport = panel.table.viewport()
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=rect.center())  # Qt 6: a click first
     with qtbot.waitSignal(panel.open_requested) as opened:

@@ -13,6 +13,7 @@ from scanner_app.gui.connection import ServerConnection
 from scanner_app.gui.dashboard import StressDashboard
 from scanner_app.gui.dashboard.plan import ImageSource
 from scanner_app.load.report import PERF_CSV_COLUMNS
+from scanner_app.load.spread import Verdict
 
 RUN_TIMEOUT_MS = 180_000
 
@@ -73,7 +74,7 @@ def test_short_run_feeds_charts_table_and_exports(qtbot, dashboard: StressDashbo
         assert charts.latency.point_count(name) > 0
     assert charts.throughput.last_value(charts.throughput.series_names()[0]) > 0
     # The server sampler ran: a batch-size point for each model the pipeline executed.
-    assert {"det", "rec", "preprocess", "postprocess"} <= set(charts.batch.series_names())
+    assert {"det", "rec", "pre", "post"} <= set(charts.batch.series_names())  # legend names that fit
     assert all(charts.batch.point_count(name) > 0 for name in charts.batch.series_names())
     assert charts.queue_compute.point_count() > 0
     assert charts.utilisation.point_count() > 0
@@ -163,13 +164,24 @@ def test_demo_runs_baseline_then_triton_and_shows_the_speedup(qtbot, dashboard: 
         assert r.result.completed > 0 and r.result.mismatches == 0 and r.error_count == 0, (r.label, r.result)
     expected = records[1].result.throughput / records[0].result.throughput
     assert demo.ratio == pytest.approx(expected)
-    assert demo.speedup.text() == f"Triton {expected:.1f}x"
+    call = demo.call
+    assert call is not None and call.ratio == pytest.approx(expected)
+    # 3 responses a side cannot carry a speed-up: the headline says so instead of a bare ratio (#14).
+    assert call.verdict is Verdict.TOO_SHORT
+    assert demo.speedup.text() == "Too short to call"
+    counts = f"{records[1].result.completed} Triton vs {records[0].result.completed} baseline responses"
+    assert f"{expected:.2f}x" in demo.detail.text() and counts in demo.detail.text()
     dashboard.runs.select_rows([0, 1])
     assert dashboard.runs.comparison.text().startswith(f"{records[1].label} vs baseline c=2: {expected:.2f}x")
     assert demo.button.isEnabled()
-    # The baseline server's own CPU use is charted beside Triton's.
-    assert dashboard.charts.utilisation.point_count("baseline CPU %") > 0
-    assert dashboard.charts.utilisation.point_count("Triton CPU %") > 0
+    # Each server's own process tree is charted: Triton's (tritonserver and its stubs) also while
+    # only the baseline works, where it idles, in its own line per phase.
+    utilisation = dashboard.charts.utilisation
+    assert utilisation.point_count("baseline CPU %") > 0
+    triton_lines = utilisation.segment_values("Triton CPU %")
+    assert len(triton_lines) == 2, triton_lines
+    assert max(triton_lines[0]) < 20.0, triton_lines  # the host reads ~100 % here; Triton's tree idles
+    assert utilisation.phase_labels() == ["baseline c=2", "Triton c=2"]  # the config is in the table
 
 
 def test_sweep_on_the_detection_model_takes_golden_results_once(qtbot, dashboard: StressDashboard) -> None:

@@ -14,11 +14,11 @@ import pytest
 from scanner_app.core.batch_export import export_store
 from scanner_app.core.fields.batch import batch_rows
 from scanner_app.core.fields.export import FIELDS_CSV
+from scanner_app.core.review import load_reviews
 from scanner_app.core.store import BatchStore
 from scanner_app.gui.connection import ServerConnection
 from scanner_app.gui.document_controller import DocumentController
 from scanner_app.gui.document_model import DocumentModel
-from scanner_app.gui.fields_batch_table import FieldsBatchTable
 from scanner_app.gui.fields_panel import FieldsPanel
 from scanner_app.gui.session import SessionFolder
 from scanner_app.samples_invoices import perfect_page, render_en_invoice
@@ -75,22 +75,24 @@ def test_a_field_edit_survives_reopening_and_reaches_every_sheet(qtbot, stored, 
     with open(tmp_path / "cli" / FIELDS_CSV, encoding="utf-8-sig", newline="") as handle:
         assert [row["vendor"] for row in csv.DictReader(handle)] == [EDITED]
     assert any(EDITED in p.read_text(encoding="utf-8") for p in written if p.suffix == ".json")
-    table = FieldsBatchTable()
-    qtbot.addWidget(table)
-    with qtbot.waitSignal(table.loaded, timeout=WAIT_MS):
-        table.load(store)
-    assert table.model.rows[0].fields.value("vendor") == EDITED
+    assert load_reviews(store)[0].fields.value("vendor") == EDITED  # the Batch tab's columns and sheet
     again.shutdown()
 
 
-def test_the_batch_table_stores_its_edits(qtbot, stored) -> None:
+def test_the_batch_review_stores_its_corrections(qtbot, stored) -> None:
+    from scanner_app.core.review import ReviewItem
+    from scanner_app.gui.review_session import ReviewSession
+
     store, _, invoice = stored
-    table = FieldsBatchTable()
-    qtbot.addWidget(table)
-    with qtbot.waitSignal(table.loaded, timeout=WAIT_MS):
-        table.load(store)
-    assert table.model.setData(table.model.index(0, 6), "0.01")  # the Total column
-    qtbot.waitUntil(lambda: store.field_edits() != {}, timeout=WAIT_MS)
+    session = ReviewSession()
+    with qtbot.waitSignal(session.changed, timeout=WAIT_MS):
+        session.load(store)
+    receipt = session.queue.reviews[0]
+    total = receipt.fields.get("total")
+    # the perfect page has nothing to check: put its total in the queue as a doubtful read would
+    session.queue.items = [ReviewItem(receipt.key, "total", ("low_confidence",), total.value, 0.5)]
+    with qtbot.waitSignal(session.changed, timeout=WAIT_MS):
+        assert session.correct("0.01")  # the Batch tab's review row: typed, then Enter
     assert list(store.field_edits().values()) == [{"total": "0.01"}]
     assert batch_rows(store)[0].fields.value("total") == "0.01" != invoice.truth["total"]
 

@@ -104,11 +104,12 @@ def test_no_page_shows_nothing(qtbot) -> None:
     assert all(panel.model.index(r, 3).data() == "required, but not found" for r in range(3))
 
 
-def test_batch_table_lists_every_page_and_exports_edits(qtbot, tmp_path: Path) -> None:
+def test_batch_review_lists_every_page_and_its_sheet_exports_edits(tmp_path: Path) -> None:
+    # the Batch tab's review (FieldsBatchTable folded into it, #14): its receipts and its sheet
     from openpyxl import load_workbook
 
+    from scanner_app.core.review import load_reviews, write_batch_sheet
     from scanner_app.core.store import BatchStore
-    from scanner_app.gui.fields_batch_table import FieldsBatchTable
     from scanner_app.samples_invoices import render_vat_invoice
 
     invoices = {"en.png": render_en_invoice(1), "vat.png": render_vat_invoice(1)}
@@ -118,20 +119,16 @@ def test_batch_table_lists_every_page_and_exports_edits(qtbot, tmp_path: Path) -
             record = store.add_files([tmp_path / name])[0]
             store.save_page(record, 0, perfect_page(invoice.doc, name))
             store.mark_done(record, 1)
-        table = FieldsBatchTable()
-        qtbot.addWidget(table)
-        with qtbot.waitSignal(table.loaded, timeout=WAIT_MS) as signal:
-            table.load(store)
-        assert signal.args == [2]
-        by_name = {Path(r.source).name: r for r in table.model.rows}
+        reviews = load_reviews(store)
+        assert len(reviews) == 2
+        by_name = {Path(r.source).name: r for r in reviews}
         assert by_name["vat.png"].fields.value("vendor") == invoices["vat.png"].truth["seller_name"]
         assert by_name["en.png"].fields.value("total") == invoices["en.png"].truth["total"]
-        row = [Path(r.source).name for r in table.model.rows].index("en.png")
-        assert table.model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is None
-        assert table.model.setData(table.model.index(row, 6), "0.01")  # total no longer net + tax
-        assert table.model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) == FLAGGED
-        with qtbot.waitSignal(table.exported, timeout=WAIT_MS):
-            table.export_to(tmp_path / "sheet.xlsx")
-        values = {r[0].value: r for r in load_workbook(tmp_path / "sheet.xlsx").active.iter_rows(min_row=2)}
-        en_row = values[str(tmp_path / "en.png")]
-        assert en_row[6].value == 0.01 and "net_tax_total" in en_row[8].value
+        assert not by_name["en.png"].fields.flagged
+        store.edit_field(by_name["en.png"].page_id, "total", "0.01")  # total no longer net + tax
+        edited = next(r for r in load_reviews(store) if r.source.endswith("en.png"))
+        assert edited.fields.flagged and "total" in edited.edited
+        write_batch_sheet(store, tmp_path / "sheet.xlsx")
+    values = {r[0].value: r for r in load_workbook(tmp_path / "sheet.xlsx").active.iter_rows(min_row=2)}
+    en_row = values[str(tmp_path / "en.png")]
+    assert en_row[6].value == 0.01 and "net_tax_total" in en_row[8].value

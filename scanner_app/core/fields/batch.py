@@ -30,6 +30,17 @@ def sheet_edits(store: BatchStore) -> dict[tuple[str, int], dict[str, str]]:
     return {(source, p.index + 1): edits[p.id] for source, p in pages if p.id in edits}
 
 
+def sheet_receipt_edits(store: BatchStore) -> dict[tuple[str, int, int], dict[str, str]]:
+    """Field edits of single receipts by (source file, page number from 1, receipt from 1)."""
+    edits = store.receipt_field_edits()
+    pages = ((str(r.file.path), p) for r in store.results() for p in r.pages)
+    return {
+        (source, p.index + 1, receipt): values
+        for source, p in pages
+        for receipt, values in edits.get(p.id, {}).items()
+    }
+
+
 def page_rows(store: BatchStore) -> list[tuple[int, SheetRow]]:
     """(page id, row) per page of every done file, line and field edits applied."""
     edits = store.field_edits()

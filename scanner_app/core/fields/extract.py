@@ -8,7 +8,7 @@ from scanner_app.core.fields.amounts import find_amounts, format_amount, to_deci
 from scanner_app.core.fields.checks import run_checks
 from scanner_app.core.fields.dates import parse_date
 from scanner_app.core.fields.exact import exact_invoice_fields
-from scanner_app.core.fields.header import TextField, find_address, find_vendor, is_title
+from scanner_app.core.fields.header import DERIVED_CONFIDENCE, TextField, find_address, find_vendor, is_title
 from scanner_app.core.fields.ident import find_date, find_number
 from scanner_app.core.fields.layout import Layout, LayoutLine
 from scanner_app.core.fields.model import Field, InvoiceFields
@@ -72,7 +72,7 @@ def _generic(layout: Layout, rules: Rules) -> dict[str, TextField | Amount]:
     found.update(total=total, net=net, tax=tax, rounding=rounding)
     rate = find_tax_rate(layout, tax, rules)
     if rate:
-        found["tax_rate"] = TextField(rate[0], rate[1], 0.8 * rate[1][0].score)
+        found["tax_rate"] = TextField(rate[0], rate[1], DERIVED_CONFIDENCE * rate[1][0].score)
     currency = find_currency(layout, rules)
     if currency:
         found["currency"] = TextField(currency[0], currency[1], currency[2] * currency[1][0].score)

@@ -11,7 +11,9 @@ from scanner_app.core.fields.checks import run_checks
 from scanner_app.core.fields.qr_payload import qr_checks
 from scanner_app.core.fields.values import Check, DocumentKind, Field
 
-LOW_CONFIDENCE = 0.6  # fields below this are flagged for review
+# The one low-confidence threshold: fields below it are flagged (exports, the review queue) and the
+# GUI draws lines and fields below it in amber (viewer.overlay imports it).
+LOW_CONFIDENCE = 0.80
 
 # Canonical field names, in the order panels and exports show them.
 COMMON_FIELDS = ("vendor", "address", "number", "date", "net", "tax", "tax_rate", "total", "currency")

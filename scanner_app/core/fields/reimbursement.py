@@ -4,7 +4,7 @@ currency, flags) as CSV (UTF-8 with BOM) or XLSX; formula-injection safe in both
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -16,6 +16,15 @@ from scanner_app.core.fields.model import InvoiceFields
 
 COLUMNS = ("file", "vendor", "date", "number", "net", "tax", "total", "currency", "flags")
 AMOUNT_COLUMNS = ("net", "tax", "total")
+
+
+def _header_row(headers: Sequence[str] | None) -> list[str]:
+    """The first row: ``headers`` (a caller's names for COLUMNS, e.g. in the UI language) or COLUMNS."""
+    if headers is None:
+        return list(COLUMNS)
+    if len(headers) != len(COLUMNS):
+        raise ValueError(f"{len(headers)} headers given for the sheet's {len(COLUMNS)} columns")
+    return [neutralise_cell(str(h)) for h in headers]
 
 
 @dataclass(frozen=True)
@@ -36,11 +45,11 @@ class SheetRow:
                 f.value("tax"), f.value("total"), f.value("currency"), "; ".join(f.all_flags())]  # fmt: skip
 
 
-def write_csv(rows: Iterable[SheetRow], path: Path) -> Path:
-    """The sheet as CSV; every text cell goes through ``neutralise_cell``."""
+def write_csv(rows: Iterable[SheetRow], path: Path, headers: Sequence[str] | None = None) -> Path:
+    """The sheet as CSV; every text cell goes through ``neutralise_cell``. ``headers``: see _header_row."""
     with open_atomic(path, CSV_ENCODING, newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(COLUMNS)
+        writer.writerow(_header_row(headers))
         for row in rows:
             writer.writerow([neutralise_cell(c) for c in row.cells()])
     return Path(path)
@@ -55,15 +64,15 @@ def _xlsx_value(column: str, text: str) -> str | Decimal | float:
     return neutralise_cell(text)
 
 
-def write_xlsx(rows: Iterable[SheetRow], path: Path) -> Path:
+def write_xlsx(rows: Iterable[SheetRow], path: Path, headers: Sequence[str] | None = None) -> Path:
     """The sheet as XLSX: amounts as numbers with two decimals, text cells stored as strings
-    (``data_type "s"``, never a formula) and neutralised as in the CSV."""
+    (``data_type "s"``, never a formula) and neutralised as in the CSV. ``headers``: see _header_row."""
     from openpyxl import Workbook  # only when an XLSX is asked for
 
     book = Workbook()
     sheet = book.active
     sheet.title = "Reimbursement"
-    sheet.append(list(COLUMNS))
+    sheet.append(_header_row(headers))
     for r, row in enumerate(rows, start=2):
         for c, (column, text) in enumerate(zip(COLUMNS, row.cells(), strict=True), start=1):
             value = _xlsx_value(column, text)
@@ -77,9 +86,9 @@ def write_xlsx(rows: Iterable[SheetRow], path: Path) -> Path:
     return Path(path)
 
 
-def write_sheet(rows: Iterable[SheetRow], path: Path) -> Path:
-    """CSV or XLSX by the file's suffix."""
+def write_sheet(rows: Iterable[SheetRow], path: Path, headers: Sequence[str] | None = None) -> Path:
+    """CSV or XLSX by the file's suffix; ``headers``: the column names to write (default COLUMNS)."""
     rows = list(rows)
     if Path(path).suffix.lower() == ".xlsx":
-        return write_xlsx(rows, path)
-    return write_csv(rows, path)
+        return write_xlsx(rows, path, headers)
+    return write_csv(rows, path, headers)

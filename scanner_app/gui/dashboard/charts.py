@@ -1,20 +1,49 @@
 """Live line charts (QtCharts): bounded rolling series, axes that follow the data.
 
 Points are added by the controller's timers (a few per second), never per request. Each chart
-keeps at most `max_points` per series and shows the last `window_s` seconds.
+keeps at most `max_points` per series and shows the last `window_s` seconds. A session's runs are
+phases (`begin_phase`): each gets its label under the time axis, and no line joins one phase's
+points to the next (the gap between them is the baseline's stop and Triton's warm-up).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from PySide6.QtCharts import QChart, QChartView, QLineSeries, QValueAxis
+from PySide6.QtCharts import QCategoryAxis, QChart, QChartView, QLineSeries, QValueAxis
 from PySide6.QtCore import QMargins, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen, QResizeEvent
+from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGridLayout, QWidget
 
 MAX_POINTS = 600
 WINDOW_S = 120.0
+MAX_SESSION_VIEW_S = 900.0  # up to this long, the time axis shows the whole session's phases
+
+
+@dataclass
+class Phase:
+    """One run of the session on the time axis: from its start to its last point."""
+
+    label: str
+    start: float
+    end: float
+
+
+def phase_categories(phases: list[Phase]) -> list[tuple[str, float]]:
+    """(label, end) pairs for a QCategoryAxis starting at the first phase's start; gaps get blank,
+    distinct labels (a category axis needs unique labels)."""
+    out: list[tuple[str, float]] = []
+    last = phases[0].start if phases else 0.0
+    for i, phase in enumerate(phases):
+        if phase.start > last:
+            out.append((" " * (i + 1), phase.start))
+        label = phase.label
+        while any(existing == label for existing, _ in out):
+            label += " "
+        out.append((label, max(phase.end, phase.start + 1e-6)))
+        last = out[-1][1]
+    return out
 
 
 def nice_step(span: float) -> float:
@@ -49,25 +78,75 @@ class RollingChart(QChartView):
             axis.setTickAnchor(0.0)
         chart.addAxis(self._x_axis, Qt.AlignmentFlag.AlignBottom)
         chart.addAxis(self._y_axis, Qt.AlignmentFlag.AlignLeft)
-        self._series: dict[str, QLineSeries] = {}
+        self._phase_axis = QCategoryAxis()  # one category per phase: its grid lines mark the phases
+        self._phase_axis.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionCenter)
+        self._phase_axis.setLineVisible(False)
+        self._phase_axis.setLabelsVisible(False)  # grid lines only: the labels are _phase_items
+        self._phase_items: list[QGraphicsSimpleTextItem] = []
+        self._phase_axis.setVisible(False)
+        phase_font = self._phase_axis.labelsFont()
+        phase_font.setPointSizeF(max(6.5, phase_font.pointSizeF() - 1.5))
+        phase_font.setBold(True)
+        self._phase_axis.setLabelsFont(phase_font)
+        chart.addAxis(self._phase_axis, Qt.AlignmentFlag.AlignBottom)
+        legend = chart.legend()
+        legend.setShowToolTips(True)  # a name the legend must elide shows whole on hover
+        font = legend.font()
+        font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
+        legend.setFont(font)
+        self._series: dict[str, QLineSeries] = {}  # the current phase's series by name
+        self._segments: list[tuple[str, QLineSeries]] = []  # earlier phases' series (not joined)
+        self._pens: dict[str, QPen] = {}
+        self._phases: list[Phase] = []
         self._last_x = 0.0
         self.refresh_axes()
 
+    def _all(self) -> list[tuple[str, QLineSeries]]:
+        return [*self._segments, *self._series.items()]
+
     def series_names(self) -> list[str]:
-        return list(self._series)
+        return list(dict.fromkeys(name for name, _ in self._all()))
 
     def point_count(self, name: str | None = None) -> int:
-        """Points held by one series, or by all series together."""
-        if name is not None:
-            series = self._series.get(name)
-            return series.count() if series is not None else 0
-        return sum(s.count() for s in self._series.values())
+        """Points held by one series (all its phases), or by all series together."""
+        return sum(s.count() for n, s in self._all() if name is None or n == name)
+
+    def segment_count(self, name: str) -> int:
+        """Separate lines drawn for `name`: one per phase it has points in."""
+        return len(self.segment_values(name))
+
+    def segment_values(self, name: str) -> list[list[float]]:
+        """The y values of each line drawn for `name`, phase by phase."""
+        return [[p.y() for p in s.points()] for n, s in self._all() if n == name and s.count()]
 
     def last_value(self, name: str) -> float | None:
-        series = self._series.get(name)
-        if series is None or series.count() == 0:
-            return None
-        return series.at(series.count() - 1).y()
+        for n, series in reversed(self._all()):
+            if n == name and series.count():
+                return series.at(series.count() - 1).y()
+        return None
+
+    def pen(self, name: str) -> QPen | None:
+        """The pen `name` is drawn with (the same in every phase)."""
+        return self._pens.get(name)
+
+    def phases(self) -> list[Phase]:
+        return list(self._phases)
+
+    def phase_labels(self) -> list[str]:
+        """The labels shown at the phases' starts (full text; a narrow chart may elide the drawn one)."""
+        labels = [label for label in self._phase_axis.categoriesLabels() if label.strip()]
+        return [p.label for p, _ in zip(self._phases, labels, strict=False)]
+
+    def drawn_phase_labels(self) -> list[str]:
+        """The phase labels as drawn now (visible ones only)."""
+        return [item.text() for item in self._phase_items if item.isVisible()]
+
+    def begin_phase(self, label: str, x: float) -> None:
+        """A new run starts at `x`: label it under the time axis; its lines start afresh."""
+        self._segments.extend(self._series.items())
+        self._series = {}
+        self._phases.append(Phase(label, x, x))
+        self._last_x = max(self._last_x, x)
 
     def add_point(
         self, name: str, x: float, y: float, *, dashed: bool = False, color: QColor | None = None,
@@ -80,13 +159,17 @@ class RollingChart(QChartView):
         if excess > 0:
             series.removePoints(0, excess)
         self._last_x = max(self._last_x, x)
+        if self._phases:
+            self._phases[-1].end = max(self._phases[-1].end, x)
 
     def refresh_axes(self) -> None:
         """Fit the axes to the visible points; call once per timer tick, after adding points."""
         right = max(self._last_x, 10.0)
         left = max(0.0, right - self.window_s)
+        if self._phases and right - self._phases[0].start <= MAX_SESSION_VIEW_S:
+            left = min(left, self._phases[0].start)  # a demo's phases stay in view side by side
         top = 0.0
-        for series in self._series.values():
+        for _, series in self._all():
             for point in series.points():
                 if point.x() >= left:
                     top = max(top, point.y())
@@ -97,10 +180,62 @@ class RollingChart(QChartView):
         self._y_axis.setLabelFormat("%.0f" if y_step >= 1 else "%.1f" if y_step >= 0.1 else "%.2f")
         self._y_axis.setTickInterval(y_step)
         self._y_axis.setRange(0.0, top)
+        self._refresh_phases(left, right)
+
+    def _refresh_phases(self, left: float, right: float) -> None:
+        """Phase boundaries as the category axis's grid lines; labels as text at each phase's start.
+
+        A category label would be elided to its phase's width ("Triton c..."); the text items run on
+        into the gap after the phase instead, up to the next phase's label.
+        """
+        axis = self._phase_axis
+        for label in axis.categoriesLabels():
+            axis.remove(label)
+        categories = phase_categories(self._phases)
+        axis.setVisible(bool(categories))
+        if categories:
+            axis.setStartValue(self._phases[0].start)
+            for label, end in categories:
+                axis.append(label, end)
+        axis.setRange(left, right)
+        self._place_phase_labels(left, right)
+
+    def _place_phase_labels(self, left: float, right: float) -> None:
+        while len(self._phase_items) < len(self._phases):
+            item = QGraphicsSimpleTextItem(self.chart())
+            item.setFont(self._phase_axis.labelsFont())
+            item.setBrush(self._x_axis.labelsBrush())
+            self._phase_items.append(item)
+        plot = self.chart().plotArea()
+        span = max(right - left, 1e-9)
+        starts = [plot.left() + (max(p.start, left) - left) / span * plot.width() for p in self._phases]
+        previous_end = plot.left()
+        for i, (phase, item) in enumerate(zip(self._phases, self._phase_items, strict=False)):
+            metrics = QFontMetrics(item.font())
+            limit = (starts[i + 1] if i + 1 < len(starts) else plot.right()) - 4
+            x = starts[i] + 3
+            width = metrics.horizontalAdvance(phase.label)
+            if x + width > limit:  # no room before the next phase: shift back into the gap before it
+                x = max(previous_end + 8, limit - width)
+            text = metrics.elidedText(phase.label, Qt.TextElideMode.ElideRight, max(0, int(limit - x)))
+            item.setText(text)
+            item.setPos(x, plot.top() + 2)
+            item.setVisible(phase.end >= left and plot.width() > 0)
+            previous_end = x + metrics.horizontalAdvance(text)
+        for item in self._phase_items[len(self._phases):]:
+            item.setVisible(False)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.refresh_axes()  # the plot area moved: so do the phase labels
 
     def clear(self) -> None:
         for series in self._series.values():
             series.clear()
+        for _, series in self._segments:
+            self.chart().removeSeries(series)
+        self._segments.clear()
+        self._phases.clear()
         self._last_x = 0.0
         self.refresh_axes()
 
@@ -110,12 +245,17 @@ class RollingChart(QChartView):
         self.chart().addSeries(series)
         series.attachAxis(self._x_axis)
         series.attachAxis(self._y_axis)
-        pen = QPen(series.pen())
-        pen.setWidthF(2.0)
-        if color is not None:
-            pen.setColor(color)
-        if dashed:
-            pen.setStyle(Qt.PenStyle.DashLine)
+        pen = self._pens.get(name)
+        if pen is None:  # the first phase's style: every later phase draws `name` the same way
+            pen = QPen(series.pen())
+            pen.setWidthF(2.0)
+            if color is not None:
+                pen.setColor(color)
+            if dashed:
+                pen.setStyle(Qt.PenStyle.DashLine)
+            self._pens[name] = pen
+        else:
+            in_legend = False  # named in the legend once
         series.setPen(pen)
         if not in_legend:
             for marker in self.chart().legend().markers(series):
@@ -135,7 +275,7 @@ class DashboardCharts(QWidget):
         self.queue_compute = RollingChart(
             self.tr("Compute (solid) vs queue (dashed) per model"), self.tr("ms per request")
         )
-        self.utilisation = RollingChart(self.tr("CPU / GPU use (% of all cores)"), self.tr("%"))
+        self.utilisation = RollingChart(self.tr("CPU per server process"), self.tr("% of all cores"))
         layout = QGridLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.throughput, 0, 0)
@@ -149,6 +289,12 @@ class DashboardCharts(QWidget):
 
     def refresh_axes(self) -> None:
         for chart in self.all_charts():
+            chart.refresh_axes()
+
+    def begin_phase(self, label: str, x: float) -> None:
+        """A run starts: every chart labels it and starts its lines afresh."""
+        for chart in self.all_charts():
+            chart.begin_phase(label, x)
             chart.refresh_axes()
 
     def clear(self) -> None:

@@ -42,6 +42,7 @@ class StressController(QObject):
         self._session: StressSession | None = None
         self._run: Any = None  # the LoadRun being measured
         self._server = "Triton"
+        self._kind = ""  # the step kind of the run being measured ("baseline", "pipeline", ...)
         self._last_sample = 0.0  # ServerSample.time of the last one plotted
         self._t0 = time.perf_counter()
         self._live_timer = QTimer(self)
@@ -51,6 +52,15 @@ class StressController(QObject):
     @property
     def running(self) -> bool:
         return self._session is not None
+
+    def elapsed_s(self) -> float:
+        """Seconds since the session began (the charts' x)."""
+        return time.perf_counter() - self._t0
+
+    @property
+    def current_kind(self) -> str:
+        """The step kind of the latest run started ("baseline", "pipeline", ...)."""
+        return self._kind
 
     @property
     def current_run(self) -> Any:
@@ -89,12 +99,14 @@ class StressController(QObject):
             elif isinstance(event, RunStarted):
                 self._run, self._last_sample = event.run, 0.0
                 self._server = "baseline" if event.step.kind == "baseline" else "Triton"
+                self._kind = event.step.kind
                 self.run_started.emit(event.label)
             elif isinstance(event, RunFinished):
                 self._push_live(final=True)  # the run's last figures, even when the timer missed them
                 self._run = None
                 label = event.label + (self.tr(" (stopped)") if event.stopped else "")
-                self.run_finished.emit(RunRecord(label, event.step, event.result, event.batching))
+                record = RunRecord(label, event.step, event.result, event.batching, event.config)
+                self.run_finished.emit(record)
             elif isinstance(event, Failed):
                 self.failed.emit(event.message)
 

@@ -28,6 +28,7 @@ from .feed import plot_live, plot_sample
 from .images import LoadedImages
 from .issues_panel import IssuesPanel
 from .plan import SessionPlan, steps_for
+from .presentation import PresentationWindow
 from .records import RunRecord
 from .run_form import RunForm, RunRequest
 from .runs_table import RunsView
@@ -54,6 +55,7 @@ class StressDashboard(QWidget):
         self.export_json_button = QPushButton(self.tr("Export JSON..."))
         clear_button = QPushButton(self.tr("Clear runs"))
         self._run_label = ""
+        self.presentation: PresentationWindow | None = None
         self._background = Background(self)
         self._layout(clear_button)
         self._connect(clear_button)
@@ -102,6 +104,7 @@ class StressDashboard(QWidget):
         self.form.start_requested.connect(self.start_request)
         self.form.stop_requested.connect(self.stop)
         self.demo.demo_requested.connect(self.start_demo)
+        self.demo.presentation_requested.connect(lambda: self.open_presentation())
         c = self.controller
         c.status_changed.connect(self._on_status)
         c.images_loaded.connect(self._on_images)
@@ -159,6 +162,17 @@ class StressDashboard(QWidget):
         self.demo.set_available(False)
         return True
 
+    def open_presentation(self, start: bool = False) -> PresentationWindow:
+        """The demo's presentation window (one per tab), shown and raised; `start`: run the demo too."""
+        if self.presentation is None:
+            self.presentation = PresentationWindow(self, self)
+            self.presentation.resize(max(1200, self.width()), max(800, self.height()))
+        self.presentation.show()
+        self.presentation.raise_()
+        if start:
+            self.presentation.start()
+        return self.presentation
+
     @Slot()
     def stop(self) -> None:
         self.controller.stop()
@@ -166,6 +180,8 @@ class StressDashboard(QWidget):
     def shutdown(self) -> None:
         """Stop any run and wait for the worker threads (call on app exit)."""
         self.controller.shutdown()
+        if self.presentation is not None:
+            self.presentation.close()
 
     # Controller events ----------------------------------------------------------------------------
     @Slot(object)
@@ -191,6 +207,8 @@ class StressDashboard(QWidget):
     @Slot(str)
     def _on_run_started(self, label: str) -> None:
         self._run_label = label
+        # The axis gets the run's head ("Triton c=4"): its config is in the runs table and the status.
+        self.charts.begin_phase(label.split(" · ")[0], self.controller.elapsed_s())
 
     @Slot(object)
     def _on_images(self, images: LoadedImages) -> None:

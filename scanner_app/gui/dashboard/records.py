@@ -65,6 +65,7 @@ class RunRecord:
     step: RunStep
     result: RunResult
     dynamic_batching: frozenset[str] = frozenset()  # models that had Triton's dynamic batcher on
+    config: str = ""  # the server's model config, read back before the run ("dyn-batching on · 1 inst")
 
     @property
     def models(self) -> tuple[ModelSummary, ...]:
@@ -86,6 +87,7 @@ class RunRecord:
         """RunResult.to_json plus the label and the per-model server figures."""
         data = dict(self.result.to_json())
         data["label"] = self.label
+        data["server_config"] = self.config
         data["models"] = [
             {"model": m.model, "inferences": m.inferences, "executions": m.executions,
              "avg_batch": round(m.avg_batch, 3), "queue_ms": round(m.queue_ms, 3),

@@ -63,7 +63,7 @@ class RunForm(QWidget):
         self.duration = _dspin(0.5, 3600.0, LoadSettings().duration_s or 20.0, self.tr(" s"))
         self.requests = _spin(1, 1_000_000, 200)
         self.use_rate = QCheckBox(self.tr("Open loop at"))
-        self.rate = _dspin(0.1, 10_000.0, 2.0, self.tr(" req/s"))
+        self.rate = _dspin(0.1, 10_000.0, 2.0, self.tr(" images/s"))
         self.poisson = QCheckBox(self.tr("Poisson arrivals"))
         self.warmup = _dspin(0.0, 600.0, 2.0, self.tr(" s"))
         self.stability = QCheckBox(self.tr("Until stable (last 3 windows within ±10 %, at most 10)"))

@@ -83,6 +83,8 @@ class RunsTableModel(QAbstractTableModel):
             return Qt.GlobalColor.red if count else None
         if role == Qt.ItemDataRole.ToolTipRole and column == "errors" and record.result.errors:
             return "\n".join(f"{n} x {cause}" for cause, n in record.result.errors.items())
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole text, should a narrow window elide it
+            return self._text(record, column) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and column not in ("label", "target"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -125,6 +127,9 @@ class RunsView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "Triton c=4 … 2 inst" keeps both ends
+        for signal in (self.model.rowsInserted, self.model.dataChanged, self.model.modelReset):
+            signal.connect(lambda *_: self.table.resizeColumnsToContents())
         self.comparison = QLabel(self.tr("Select two runs to compare them."))
         self.comparison.setWordWrap(True)
         self.comparison.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

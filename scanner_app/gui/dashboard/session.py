@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from scanner_app.core.client import ClientOptions, OcrClient
 from scanner_app.core.errors import ScannerError
 from scanner_app.load.engine import LoadRun, LoadSpec
+from scanner_app.load.host_metrics import ProcessTreeCpu
 from scanner_app.load.report import RunResult
 from scanner_app.load.server_stats import Monitor, ProcessMonitor, ServerMonitor
 from scanner_app.load.sweep import run_sweep
@@ -63,6 +64,7 @@ class RunFinished:
     result: RunResult
     stopped: bool
     batching: frozenset[str]
+    config: str = ""  # the server's model config the run ran under ("dyn-batching off · 2 inst")
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,7 @@ class StressSession:
             resources.callback(process.stop)
             urls = (process.url,)
             if process.pid is not None:
-                monitor = ProcessMonitor(process.pid)
+                monitor = ProcessMonitor(process.pid, self._local_triton_trees())
         elif step.kind != "baseline":
             tag, batching = self._server_facts(urls[0])
             monitor = ServerMonitor(urls[0], self.plan.metrics_url, self.options)
@@ -147,6 +149,14 @@ class StressSession:
             self.post(Status("golden", run_label(step.kind, 1)))
             target.take_golden()
         return _Opened(target, monitor, tag, batching)
+
+    def _local_triton_trees(self) -> dict[str, ProcessTreeCpu]:
+        """The plan's local Triton process tree, read beside the baseline (it should idle meanwhile)."""
+        for step in self.plan.steps:
+            if step.kind != "baseline" and step.urls:
+                tree = ProcessTreeCpu.for_url(step.urls[0])
+                return {"Triton": tree} if tree is not None else {}
+        return {}
 
     def _server_facts(self, url: str) -> tuple[str, frozenset[str]]:
         """The label's server tag and the models with dynamic batching on."""
@@ -168,7 +178,8 @@ class StressSession:
 
         def finished(result: RunResult) -> None:
             step = by_level[result.concurrency]
-            self.post(RunFinished(step, labels[step.concurrency], result, self.cancelled, opened.batching))
+            label = labels[step.concurrency]
+            self.post(RunFinished(step, label, result, self.cancelled, opened.batching, opened.tag))
 
         spec = LoadSpec(**asdict(self.plan.load))
         run_sweep(opened.target, list(by_level), spec, opened.monitor, finished, self._cancel, started)

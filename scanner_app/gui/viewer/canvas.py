@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 
 from scanner_app.gui.document_model import DocumentModel
 from scanner_app.gui.viewer import hit_test
-from scanner_app.gui.viewer.document_outlines import outline_items
+from scanner_app.gui.viewer.document_outlines import document_at, outline_items
 from scanner_app.gui.viewer.line_item import LineItem
-from scanner_app.gui.viewer.overlay import LineGeometry, OverlayStyle, polygon_of
+from scanner_app.gui.viewer.overlay import LineGeometry, OverlayStyle, page_text_height, polygon_of
 
 ZOOM_STEP = 1.25
 MIN_ZOOM, MAX_ZOOM = 0.02, 32.0
@@ -37,6 +37,7 @@ class PageCanvas(QGraphicsView):
     """Shows the document's image and lines; wheel zooms, drag pans, click selects."""
 
     zoom_changed = Signal(float)  # screen pixels per image pixel
+    document_clicked = Signal(int)  # a click inside document k's outline (a receipt on a glass page)
 
     def __init__(self, document: DocumentModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -157,9 +158,11 @@ class PageCanvas(QGraphicsView):
         lines = page.lines if page else ()
         self._boxes = hit_test.boxes_array([line.box for line in lines])
         view = self.transform()
-        for index, line in enumerate(lines):
-            geometry = LineGeometry(polygon_of(line.box), line.text, line.score)
-            item = LineItem(index, geometry, self._style, view)
+        polygons = [polygon_of(line.box) for line in lines]
+        text_height = page_text_height(polygons)  # one label size for the whole page
+        for index, (line, polygon) in enumerate(zip(lines, polygons, strict=True)):
+            geometry = LineGeometry(polygon, line.text, line.score)
+            item = LineItem(index, geometry, self._style, view, text_height)
             self._scene.addItem(item)
             self._items.append(item)
         self._on_selection_changed(self._document.selection)
@@ -238,6 +241,10 @@ class PageCanvas(QGraphicsView):
             return
         if not self._panning and event.button() == Qt.MouseButton.LeftButton:
             self._click(self._line_under(event.position().toPoint()), event.modifiers())
+            point = self.mapToScene(event.position().toPoint())
+            document = document_at(self._document.page, point.x(), point.y())
+            if document >= 0:
+                self.document_clicked.emit(document)
         self._press, self._panning = None, False
         self.unsetCursor()
 

@@ -29,3 +29,14 @@ def outline_items(page: PageResult | None) -> list[QGraphicsPolygonItem]:
         item.setZValue(0.5)  # over the image, under the lines
         items.append(item)
     return items
+
+
+def document_at(page: PageResult | None, x: float, y: float) -> int:
+    """The document whose outline holds the image point (x, y) on a page with several, else -1."""
+    if page is None or len(page.receipts) < 2:
+        return -1
+    for index, receipt in enumerate(page.receipts):
+        polygon = QPolygonF([QPointF(px, py) for px, py in receipt.box])
+        if polygon.containsPoint(QPointF(x, y), Qt.FillRule.OddEvenFill):
+            return index
+    return -1

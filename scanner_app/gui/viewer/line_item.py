@@ -1,4 +1,7 @@
-"""One recognised line as a QGraphicsItem; painting is delegated to overlay.paint_line."""
+"""One recognised line as a QGraphicsItem; painting is delegated to overlay.paint_line.
+
+Its label lies inside its box, so the item's extent is the box's (plus the cosmetic pen).
+"""
 
 from __future__ import annotations
 
@@ -6,14 +9,22 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from scanner_app.gui.viewer.overlay import LineGeometry, OverlayStyle, label_rect, paint_line, zoom_of
+from scanner_app.gui.viewer.overlay import LineGeometry, OverlayStyle, paint_line, zoom_of
 
 
 class LineItem(QGraphicsItem):
     """Draws one line's box and label; state is pushed in by the canvas."""
 
-    def __init__(self, index: int, geometry: LineGeometry, style: OverlayStyle, view: QTransform) -> None:
+    def __init__(
+        self,
+        index: int,
+        geometry: LineGeometry,
+        style: OverlayStyle,
+        view: QTransform,
+        text_height: float = 0.0,
+    ) -> None:
         super().__init__()
+        self._text_height = text_height  # the page's label size in scene units (overlay.page_text_height)
         self.index = index
         self._geometry = geometry
         self._style = style
@@ -29,8 +40,7 @@ class LineItem(QGraphicsItem):
 
     def _compute_bounds(self) -> QRectF:
         margin = 4 / max(zoom_of(self._view), 1e-6)  # cosmetic pen width, in scene units
-        rect = self._geometry.rect.united(label_rect(self._geometry, self._view, self._style))
-        return rect.adjusted(-margin, -margin, margin, margin)
+        return self._geometry.rect.adjusted(-margin, -margin, margin, margin)
 
     def _relayout(self) -> None:
         self.prepareGeometryChange()
@@ -46,11 +56,10 @@ class LineItem(QGraphicsItem):
         self._relayout()
 
     def set_view_transform(self, view: QTransform) -> None:
-        """The view's scene-to-screen transform changed (zoom, rotation): the label's extent did too."""
+        """The view's scene-to-screen transform changed (zoom, rotation): the pen's margin did too."""
         if view != self._view:
             self._view = QTransform(view)
-            if self._style.show_text or self._style.show_scores:
-                self._relayout()
+            self._relayout()
 
     def set_state(self, hovered: bool, selected: bool) -> None:
         if (hovered, selected) != (self._hovered, self._selected):
@@ -64,4 +73,4 @@ class LineItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        paint_line(painter, self._geometry, self._style, self._hovered, self._selected)
+        paint_line(painter, self._geometry, self._style, self._hovered, self._selected, self._text_height)

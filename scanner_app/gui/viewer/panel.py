@@ -23,6 +23,9 @@ class ViewerPanel(QWidget):
         super().__init__(parent)
         self.canvas = PageCanvas(document, self)
         self._zoom_label = QLabel(self)
+        self.source_label = QLabel(self)  # says when the page's text is the document's own, not OCR
+        self.source_label.setStyleSheet("QLabel { color: palette(link); font-weight: bold; }")
+        self.source_label.hide()
         self._actions: dict[str, QAction] = {}
         toolbar = QToolBar(self)
         for name, keys, slot in (
@@ -51,10 +54,13 @@ class ViewerPanel(QWidget):
         self._actions["upright"] = upright
         document.image_changed.connect(self._on_image_changed)  # after the canvas reset its turn
         document.page_changed.connect(self._apply_upright)
+        document.page_changed.connect(self._show_source)
         toolbar.addSeparator()
         self._actions["copy_all"] = self._action(toolbar, "Ctrl+Shift+C", self.copy_all_requested.emit)
         self._retranslate()
         toolbar.addWidget(self._zoom_label)
+        self._source_action = toolbar.addWidget(self.source_label)
+        self._source_action.setVisible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -78,6 +84,10 @@ class ViewerPanel(QWidget):
             "show_text": self.tr("Text"), "show_scores": self.tr("Scores"), "copy_all": self.tr("Copy all"),
             "upright": self.tr("Upright"),
         }  # fmt: skip
+        self.source_label.setText("  " + self.tr("Text from the document itself, not OCR"))
+        self.source_label.setToolTip(self.tr(
+            "This page's text was read exactly from the PDF's text layer or the e-invoice's data, "
+            "not recognised by the server. File > Always OCR PDF pages changes this."))  # fmt: skip
         for name, text in texts.items():
             action = self._actions[name]
             action.setText(text)
@@ -111,6 +121,15 @@ class ViewerPanel(QWidget):
         if wanted != self._upright_turn:
             self.canvas.rotate_by(wanted - self._upright_turn)
             self._upright_turn = wanted
+
+    def _show_source(self) -> None:
+        page = self._document.page
+        self._source_action.setVisible(page is not None and page.source == "text-layer")
+
+    @property
+    def shows_own_text(self) -> bool:
+        """True while the viewer says the page's text is the document's own (not OCR)."""
+        return self._source_action.isVisible()
 
     def _on_zoom_changed(self, zoom: float) -> None:
         self._zoom_label.setText(f"  {zoom * 100:.0f}%")

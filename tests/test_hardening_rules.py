@@ -1,0 +1,68 @@
+"""Issue 17's pure rules: which stubs the supervisor watches after a model reload, which ONNX
+sessions keep ORT's CPU arena, and the soak's per-process slopes around the kill."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from scanner_app.server.shm import ProcInfo
+from scanner_app.server.supervise import Stub, Supervisor, model_of
+from scanner_app.steps.providers import ARENA_AB_ENV, use_cpu_arena
+
+
+class _NoServer:
+    def __init__(self) -> None:
+        self.ports: dict[str, int] = {}
+        self.requested_ports: dict[str, int] = {}
+        self.grpc_url = "127.0.0.1:1"
+        self.pid = None
+
+
+def _stub(instance: str, pid: int) -> Stub:
+    return Stub(instance, ProcInfo(pid, "triton_python_b", "S", 1, 1, pid))
+
+
+def test_model_of_an_instance_name() -> None:
+    assert model_of("text_detection_0_1") == "text_detection"
+    assert model_of("ocr_pipeline") == "ocr_pipeline"
+
+
+def test_a_reloaded_model_is_watched_by_its_new_stubs_and_a_dead_stub_is_not_adopted() -> None:
+    supervisor = Supervisor(_NoServer())  # type: ignore[arg-type]
+    supervisor._stubs = {s.instance: s.info for s in [_stub("text_detection_0_0", 10),
+                         _stub("text_detection_0_1", 11), _stub("text_recognition_0_0", 20)]}  # fmt: skip
+    # Model control reloaded detection with one instance (a new process); recognition's stub died.
+    supervisor._adopt_reloaded([_stub("text_detection_0_0", 12)])
+    assert {i: p.pid for i, p in supervisor._stubs.items()} == {
+        "text_detection_0_0": 12,
+        "text_recognition_0_0": 20,
+    }
+
+
+def test_only_a_config_or_the_ab_run_keeps_the_cpu_arena() -> None:
+    assert not use_cpu_arena("0", "text_detection_0_0", {})
+    assert use_cpu_arena("1", "text_detection_0_1", {})
+    assert use_cpu_arena("0", "text_detection_0_0", {ARENA_AB_ENV: "1"})
+    assert not use_cpu_arena("0", "text_detection_0_1", {ARENA_AB_ENV: "1"})
+
+
+def test_soak_slopes_before_and_after_the_kill() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "soak", Path(__file__).parents[1] / "benchmarks" / "soak.py"
+    )
+    assert spec is not None and spec.loader is not None
+    soak = importlib.util.module_from_spec(spec)
+    sys.modules["soak"] = soak
+    spec.loader.exec_module(soak)
+    # Process 1 grows 1 MB/min until the kill at 600 s; process 2 is flat at 50 MB afterwards.
+    samples = [(t, {"p": (1, 100 + t / 60)}) for t in range(0, 600, 30)]
+    samples += [(t, {"p": (2, 50.0)}) for t in range(600, 1800, 30)]
+    result = soak.SoakResult(1800.0, soak.Tally(), samples, 600.0, [])
+    (row,) = soak.process_rows(result, warmup_s=60)
+    assert abs(row.slope_before - 1.0) < 1e-6 and abs(row.slope_after) < 1e-6
+    assert row.robust_after is not None and abs(row.robust_after) < 1e-6
+    swings = [(60.0 * m, 300.0 + (200.0 if m % 2 else 0.0)) for m in range(30)] + [(1800.0, 800.0)]
+    assert abs(soak.robust_slope(swings)) < abs(soak.slope(swings))  # one spike at the end tilts less
+    assert row.start == 100 and row.end == 50 and row.peak > 109
