@@ -140,9 +140,11 @@ class BatchPanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the vendor takes the room left
         self.table.setColumnWidth(0, 220)
-        self.table.setColumnWidth(2, 260)
+        self.table.setColumnWidth(1, 240)  # a failed row's cause is elided here, whole in the tooltip
+        for column in range(5, self.model.columnCount()):  # counts, the tick, pages, lines, ms
+            self.table.setColumnWidth(column, 76)
         self.table.doubleClicked.connect(self._on_row_activated)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_checked_state())
         layout.addWidget(self.table, 1)

@@ -67,6 +67,8 @@ class BatchTableModel(QAbstractTableModel):
             return row.file_id
         if role == Qt.ItemDataRole.TextAlignmentRole and column in NUMBER_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == "checked":
+            return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ForegroundRole and row.state == "failed":
             return QBrush(readable(FAILED_COLOUR))  # red with its contrast on a light or dark base
         if role == Qt.ItemDataRole.DecorationRole and column == "state":

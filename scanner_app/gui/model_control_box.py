@@ -7,6 +7,7 @@ gui/background.py; afterwards the server's model configs are read back into the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -49,9 +50,17 @@ class ModelControlBox(QGroupBox):
     applied = Signal(object)
     failed = Signal(str)
 
-    def __init__(self, server: Callable[[], object], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        server: Callable[[], object],
+        parent: QWidget | None = None,
+        *,
+        unsupervised: Callable[[Callable[[], Any]], Any] = lambda call: call(),
+    ) -> None:
+        """`unsupervised(call)` runs a reload with the server's supervisor paused (ServerConnection)."""
         super().__init__(self.tr("Why this configuration, and live A/B (embedded demo server)"), parent)
         self._server = server
+        self._unsupervised = unsupervised
         self._background = Background(self, threads=1)
         self.why = QLabel(self.tr(
             "On the embedded CPU server, the ONNX models run in the python backend with dynamic batching "
@@ -136,8 +145,10 @@ class ModelControlBox(QGroupBox):
         settings = ModelSettings(self.batching.isChecked(), self.instances.value())
         self.message.setText(self.tr("Reloading {0} with {1}...").format(model, settings.describe()))
         grpc_url = str(server.grpc_url)
-        self._background.run(lambda: apply_and_read_back(control, model, settings, grpc_url),
-                             lambda result, error: self._done(model, result, error))  # fmt: skip
+        self._background.run(
+            lambda: self._unsupervised(lambda: apply_and_read_back(control, model, settings, grpc_url)),
+            lambda result, error: self._done(model, result, error),
+        )
         self.refresh()
         return True
 

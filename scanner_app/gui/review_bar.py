@@ -3,6 +3,7 @@ value to accept (Enter) or overwrite (type, then Enter), and the receipt's "chec
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -97,7 +98,7 @@ def describe(item: ReviewItem, source: str, receipt: int) -> str:
         where = tr("{0}, receipt {1}").format(where, receipt)
     why = "; ".join(flag_sentence(f) for f in item.flags)
     if "low_confidence" in item.flags:
-        why += f" ({item.confidence:.2f})"
+        why += f" ({math.floor(item.confidence * 100) / 100:.2f})"  # rounded down: 0.7995 is not 0.80
     value = item.value or tr("(nothing read)")
     return tr("{0}: {1} {2}: {3}").format(where, field_label(item.name), value, why)
 

@@ -101,7 +101,9 @@ class ServerPanel(QWidget):
         self.models_view.horizontalHeader().setStretchLastSection(True)
         grid.addWidget(self.models_view, 1)
         layout.addWidget(status, 1)
-        self.model_control = ModelControlBox(lambda: self._connection.embedded_server, self)
+        self.model_control = ModelControlBox(
+            lambda: self._connection.embedded_server, self, unsupervised=self._connection.unsupervised
+        )
         self.model_control.applied.connect(self._on_model_applied)
         self.model_control.model.currentIndexChanged.connect(lambda _i: self._preset_model_control())
         layout.addWidget(self.model_control)

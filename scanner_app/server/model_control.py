@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
+import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlparse
 
 from scanner_app.server.listen import ADMIN_HEADER, is_loopback
+from scanner_app.server.supervise import Stub, model_of, stubs_of
 
 LOAD_TIMEOUT_S = 300.0  # a reload starts new Python stubs and ONNX Runtime sessions
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -71,11 +75,13 @@ def with_settings(config: dict[str, Any], settings: ModelSettings) -> dict[str, 
 class ModelControl:
     """Reads and changes model configs on one loopback Triton over its HTTP endpoint."""
 
-    def __init__(self, http_url: str, admin_key: str) -> None:
+    def __init__(self, http_url: str, admin_key: str, server_pid: int | None = None) -> None:
+        """`server_pid`: the local tritonserver, whose stub processes show when a reload is over."""
         host = urlparse(http_url).hostname or ""
         if host != "localhost" and not _loopback(host):
             raise ModelControlError(f"model control is for the local demo server only, not {http_url}")
         self.http_url = http_url.rstrip("/")
+        self.server_pid = server_pid
         self._headers = {ADMIN_HEADER: admin_key, "Content-Type": "application/json"}
 
     @classmethod
@@ -85,7 +91,7 @@ class ModelControl:
             return None
         if server.listen.exposed:
             return None
-        return cls(server.http_url, server.admin_key)
+        return cls(server.http_url, server.admin_key, server.pid)
 
     def config(self, model: str) -> dict[str, Any]:
         """The model's configuration as the server has it now (Triton's JSON)."""
@@ -98,14 +104,47 @@ class ModelControl:
         """Reload `model` with `settings`; the settings the server then reports (checked equal)."""
         config = with_settings(self.config(model), settings)
         body = json.dumps({"parameters": {"config": json.dumps(config)}}).encode()
+        had_stubs = bool(self._stubs(model))
         self._request("POST", f"/v2/repository/models/{quote(model)}/load", body, model=model,
                       timeout=LOAD_TIMEOUT_S)  # fmt: skip
+        self.wait_ready(model)
+        if had_stubs:  # Python-backend instances: the replaced ones exit after the load has answered
+            self._wait_until(lambda: len(self._stubs(model)) == settings.instances, model,
+                             f"{settings.instances} instance processes")  # fmt: skip
         now = self.settings(model)
         if now != settings:
             raise ModelControlError(
                 f"{model}: asked for {settings.describe()}, the server reports {now.describe()}"
             )
         return now
+
+    def wait_ready(self, model: str) -> None:
+        """Until the whole server is ready again: the pipeline ensemble that uses `model` is reloaded
+        after it, and a run started before then is answered "Server not ready"."""
+        self._wait_until(lambda: self._answers("/v2/health/ready", model), model, "the server to be ready")
+
+    def _answers(self, path: str, model: str) -> bool:
+        try:
+            self._request("GET", path, model=model)
+        except ModelControlError:
+            return False
+        return True
+
+    def _stubs(self, model: str) -> list[Stub]:
+        if self.server_pid is None:
+            return []
+        return [s for s in stubs_of(self.server_pid) if model_of(s.instance) == model]
+
+    @staticmethod
+    def _wait_until(condition: Callable[[], bool], model: str, what: str,
+                    timeout_s: float = LOAD_TIMEOUT_S) -> None:  # fmt: skip
+        # Polled: neither Triton's readiness nor its stub processes have an event to wait on.
+        deadline = time.monotonic() + timeout_s
+        pause = threading.Event()
+        while not condition():
+            if time.monotonic() > deadline:
+                raise ModelControlError(f"{model}: reloaded, but no sign of {what} after {timeout_s:.0f} s")
+            pause.wait(0.2)
 
     def _request(self, method: str, path: str, body: bytes | None = None, *, model: str,
                  timeout: float = 10.0) -> bytes:  # fmt: skip

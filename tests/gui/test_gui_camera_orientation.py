@@ -47,7 +47,7 @@ def receipt() -> np.ndarray:
 def test_an_upside_down_shot_is_kept_upright(qtbot, triton, tmp_path: Path, receipt: np.ndarray) -> None:
     turned = cv2.rotate(receipt, cv2.ROTATE_180)
     video = _video(tmp_path / "upside-down.avi", turned)
-    with OcrClient(triton.grpc_url) as client:
+    with OcrClient(triton.grpc_url, timeout_s=600) as client:  # a busy shared machine
         client.connect()
         dialog = CameraDialog(source=str(video), recognizer=client)
         qtbot.addWidget(dialog)
@@ -66,7 +66,7 @@ def test_an_upside_down_shot_is_kept_upright(qtbot, triton, tmp_path: Path, rece
 
 def test_a_turn_by_hand_before_the_answer_wins(qtbot, triton, tmp_path: Path, receipt: np.ndarray) -> None:
     video = _video(tmp_path / "upright.avi", receipt)
-    with OcrClient(triton.grpc_url) as client:
+    with OcrClient(triton.grpc_url, timeout_s=600) as client:  # a busy shared machine
         client.connect()
         dialog = CameraDialog(source=str(video), recognizer=client)
         qtbot.addWidget(dialog)

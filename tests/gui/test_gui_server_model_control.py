@@ -63,6 +63,8 @@ def test_switch_batching_and_instances_live_and_the_runs_table_shows_both(
     server = app_connection.embedded_server
     cmdline = Path(f"/proc/{server.pid}/cmdline").read_bytes().split(b"\0")
     assert b"--model-control-mode=explicit" in cmdline and server.listen.hosts["HTTP"] == "127.0.0.1"
+    log: list[str] = []
+    app_connection.log_line.connect(log.append)  # the supervisor's "health: ..." lines, for the failures
     panel = ServerPanel(app_connection)
     dashboard = StressDashboard(app_connection)
     qtbot.addWidget(panel)
@@ -91,8 +93,12 @@ def test_switch_batching_and_instances_live_and_the_runs_table_shows_both(
         assert first.config == "dyn-batching off · 2 inst"
         assert "det batching on" in second.config and "det 1 inst" in second.config, second.config
         assert second.config in second.label and first.config in first.label  # A/B side by side
+        health = [line for line in log if "health" in line.lower()]
         for record in (first, second):
-            assert record.result.completed > 0 and record.result.mismatches == 0 and record.error_count == 0
+            result = record.result
+            assert result.completed > 0 and result.mismatches == 0, (result, health)
+            assert record.error_count == 0, (result.errors, health)
+        assert not health, health  # a reload on purpose is not a dead model process: no restart
         assert json.loads(json.dumps(second.to_json()))["server_config"] == second.config
     finally:
         dashboard.shutdown()
