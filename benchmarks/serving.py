@@ -37,7 +37,8 @@ from scanner_app.commands.scan import server_url
 from scanner_app.contract import DET_INPUT, DETECTION_MODEL, KEYS_FILE, REC_INPUT, RECOGNITION_MODEL
 from scanner_app.core.client import OcrClient
 from scanner_app.ocr.decode import decode_image
-from scanner_app.ocr.engine import InProcessEngine, plan_recognition
+from scanner_app.ocr.engine import plan_recognition
+from scanner_app.ocr.in_process import InProcessEngine
 from scanner_app.server.model_fetch import default_repository, placed_model_set
 
 ROOT = Path(__file__).resolve().parents[1]

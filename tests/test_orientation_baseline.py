@@ -17,7 +17,7 @@ from PIL import Image
 from scanner_app.baseline.app import create_app
 from scanner_app.baseline.engine import build_engine, pipeline_settings
 from scanner_app.core.results import PageResult
-from scanner_app.ocr.engine import InProcessEngine
+from scanner_app.ocr.in_process import InProcessEngine
 from scanner_app.samples import distinct_receipts, encode
 from scanner_app.samples_glass import lay_on_glass
 

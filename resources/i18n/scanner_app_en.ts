@@ -4,7 +4,7 @@
 <context>
     <name>BatchPanel</name>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="317"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="431"/>
         <source>%n file(s)</source>
         <translation>
             <numerusform>%n file</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="317"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="431"/>
         <source>%n page(s)</source>
         <translation>
             <numerusform>%n page</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="318"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="432"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="359"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="473"/>
         <source>Wrote %n file(s): {0}</source>
         <translation>
             <numerusform>Wrote %n file: {0}</numerusform>
@@ -39,7 +39,7 @@
 <context>
     <name>DocumentController</name>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/document_controller.py" line="156"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="188"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>
@@ -47,7 +47,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/document_controller.py" line="163"/>
+        <location filename="../../scanner_app/gui/document_controller.py" line="199"/>
         <source>Exported %n file(s) to {0}</source>
         <translation>
             <numerusform>Exported %n file to {0}</numerusform>
@@ -56,20 +56,9 @@
     </message>
 </context>
 <context>
-    <name>FieldsBatchTable</name>
-    <message numerus="yes">
-        <location filename="../../scanner_app/gui/fields_batch_table.py" line="139"/>
-        <source>%n page(s)</source>
-        <translation>
-            <numerusform>%n page</numerusform>
-            <numerusform>%n pages</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
     <name>FieldsPanel</name>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/fields_panel.py" line="158"/>
+        <location filename="../../scanner_app/gui/fields_panel.py" line="175"/>
         <source>%n field(s)</source>
         <translation>
             <numerusform>%n field</numerusform>
@@ -80,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/main_window.py" line="258"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="279"/>
         <source>Copied %n line(s)</source>
         <translation>
             <numerusform>Copied %n line</numerusform>
@@ -88,7 +77,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/main_window.py" line="263"/>
+        <location filename="../../scanner_app/gui/main_window.py" line="284"/>
         <source>Copied all %n line(s)</source>
         <translation>
             <numerusform>Copied the %n line</numerusform>

@@ -20,7 +20,7 @@ from werkzeug.serving import make_server
 
 from scanner_app.contract import MAX_IMAGE_BYTES
 from scanner_app.ocr.decode import ImageDecodeError
-from scanner_app.ocr.engine import InProcessEngine
+from scanner_app.ocr.in_process import InProcessEngine
 
 LOOPBACK = "127.0.0.1"
 READY_PREFIX = "Baseline ready on "  # the launcher reads the URL after this on the first line that has it

@@ -22,7 +22,7 @@ from scanner_app.contract import (
 from scanner_app.core.results import PageResult, Receipt, TextLine
 from scanner_app.ocr.decode import decode_image
 from scanner_app.ocr.documents import DocumentParams
-from scanner_app.ocr.engine import EngineRead, InProcessEngine
+from scanner_app.ocr.in_process import EngineRead, InProcessEngine
 from scanner_app.ocr.orientation import OrientationParams
 from scanner_app.ocr.params import DetParams, RecParams
 from scanner_app.steps.providers import execution_providers

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from scanner_app.core.review import ReviewItem, ReviewQueue
@@ -90,17 +90,15 @@ class ReviewBar(QWidget):
 
 def describe(item: ReviewItem, source: str, receipt: int) -> str:
     """The item for people, e.g. "r.png, receipt 2: Total 9.00: low confidence (0.62)"."""
-    from PySide6.QtCore import QCoreApplication
-
-    tr = lambda text: QCoreApplication.translate("ReviewBar", text)  # noqa: E731
     where = Path(source).name
     if receipt:
-        where = tr("{0}, receipt {1}").format(where, receipt)
+        where = QCoreApplication.translate("ReviewBar", "{0}, receipt {1}").format(where, receipt)
     why = "; ".join(flag_sentence(f) for f in item.flags)
     if "low_confidence" in item.flags:
         why += f" ({math.floor(item.confidence * 100) / 100:.2f})"  # rounded down: 0.7995 is not 0.80
-    value = item.value or tr("(nothing read)")
-    return tr("{0}: {1} {2}: {3}").format(where, field_label(item.name), value, why)
+    value = item.value or QCoreApplication.translate("ReviewBar", "(nothing read)")
+    text = QCoreApplication.translate("ReviewBar", "{0}: {1} {2}: {3}")
+    return text.format(where, field_label(item.name), value, why)
 
 
 _LABELS = {"vendor": "Vendor", "date": "Date", "number": "Number", "net": "Net", "tax": "Tax",

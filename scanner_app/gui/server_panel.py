@@ -5,12 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -58,7 +60,16 @@ class ServerPanel(QWidget):
 
     # Layout -------------------------------------------------------------------------------------
     def _build(self) -> None:
-        layout = QVBoxLayout(self)
+        # The tab scrolls rather than forcing its height on the window (small laptop screens).
+        content = QWidget(self)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        layout = QVBoxLayout(content)
         endpoints = QGroupBox(self.tr("Endpoints"), self)
         box = QVBoxLayout(endpoints)
         box.addWidget(QLabel(self.tr("Triton gRPC endpoints, one per line (host:port). "
