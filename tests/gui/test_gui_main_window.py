@@ -175,7 +175,7 @@ def test_screen_and_camera_captures_open_in_the_viewer(qtbot, tmp_path: Path, mo
 
     png = encode(render_text_lines(["captured"]).image)
     monkeypatch.setattr(screen_capture.ScreenRegionCapture, "start", lambda self: None)
-    shot = staticmethod(lambda parent=None: (png, "cam.png"))
+    shot = staticmethod(lambda parent=None, recognizer=None: (png, "cam.png"))
     monkeypatch.setattr(camera_dialog.CameraDialog, "capture", shot)
     with main_window(qtbot, ["127.0.0.1:9"], tmp_path / "session", wait_ready=False) as window:
         with qtbot.waitSignal(window.document.image_changed, timeout=30_000):
