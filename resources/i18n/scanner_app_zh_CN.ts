@@ -1918,37 +1918,32 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ReviewSession</name>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="62"/>
+        <location filename="../../scanner_app/gui/review_session.py" line="63"/>
         <source>acceptance of {0}</source>
         <translation>确认{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="67"/>
+        <location filename="../../scanner_app/gui/review_session.py" line="68"/>
         <source>correction of {0}</source>
         <translation>更正{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="89"/>
+        <location filename="../../scanner_app/gui/review_session.py" line="92"/>
         <source>Nothing to export yet.</source>
         <translation>尚无可导出的内容。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="94"/>
+        <location filename="../../scanner_app/gui/review_session.py" line="97"/>
         <source>Could not write {0}: {1}</source>
         <translation>无法写入 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="110"/>
-        <source>Fields of one of several receipts on a page cannot be stored yet.</source>
-        <translation>同一页上有多张票据时，暂时无法保存其中一张的字段。</translation>
-    </message>
-    <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="130"/>
+        <location filename="../../scanner_app/gui/review_session.py" line="135"/>
         <source>The receipts could not be read: {0}</source>
         <translation>无法读取票据：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="139"/>
+        <location filename="../../scanner_app/gui/review_session.py" line="144"/>
         <source>The review could not be stored: {0}</source>
         <translation>无法保存核对结果：{0}</translation>
     </message>

@@ -2,15 +2,16 @@
 flags and its "checked" mark, the queue of fields that need a look, and the reimbursement sheet.
 
 A receipt is numbered as in the reimbursement sheet: 0 for a page's only document, 1-based on a
-page with several. A field of the sheet (``REVIEW_FIELDS``) needs a look when it has a flag (a failed
-check naming it, a confidence below ``LOW_CONFIDENCE``, a required field not found) and no person has
-set it yet; receipts marked as checked are skipped. Fields the sheet does not carry (address, tax
-rate) keep their flags in the exports but do not hold the clerk up.
+page with several (as the store numbers field edits and checked marks). A field of the sheet
+(``REVIEW_FIELDS``) needs a look when it has a flag (a failed check naming it, a confidence below
+``LOW_CONFIDENCE``, a required field not found) and no person has set it yet; receipts marked as
+checked are skipped. Fields the sheet does not carry (address, tax rate) keep their flags in the
+exports but do not hold the clerk up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
@@ -123,27 +124,35 @@ def sort_date(text: str) -> str:
     return parse_date(text) or "" if text else ""
 
 
-def _receipts_of(record: PageRecord, source: str, edits: dict[str, str],
+def _receipts_of(record: PageRecord, source: str, edits: Mapping[str, str],
+                 receipt_edits: Mapping[int, Mapping[str, str]],
                  checked: set[ReceiptKey]) -> list[ReceiptReview]:  # fmt: skip
-    """The page's receipts as the sheet has them (``receipt_rows``: the CLI's rows), page edits applied."""
+    """The page's receipts as the sheet has them (``receipt_rows``: the CLI's rows), people's edits
+    applied: ``edits`` (the page's) to its only document, ``receipt_edits`` (by receipt from 1) to
+    each of several."""
     page = edited_page(record)
-    rows = receipt_rows(source, record.index + 1, page, with_edits(extract_fields(page), edits))
-    # field edits are stored per page: they belong to the page's only document, not to one of several
+    fields = with_edits(extract_fields(page), edits)
+    rows = receipt_rows(source, record.index + 1, page, fields, receipt_edits)
+
+    def edited(receipt: int) -> frozenset[str]:
+        return frozenset(edits if receipt == 0 else receipt_edits.get(receipt, {}))
+
     return [ReceiptReview(record.file_id, record.id, source, row.page, row.receipt, row.fields,
-                          frozenset(edits) if row.receipt == 0 else frozenset(),
-                          (record.id, row.receipt) in checked) for row in rows]  # fmt: skip
+                          edited(row.receipt), (record.id, row.receipt) in checked)
+            for row in rows]  # fmt: skip
 
 
 def load_reviews(store: BatchStore, file_ids: Iterable[int] | None = None) -> list[ReceiptReview]:
     """Every receipt of the store's done files (or of ``file_ids``), in the store's order (blocking)."""
     wanted = set(file_ids) if file_ids is not None else None
-    edits, checked = store.field_edits(), store.checked_receipts()
+    edits, receipt_edits, checked = store.field_edits(), store.receipt_field_edits(), store.checked_receipts()
     out: list[ReceiptReview] = []
     for file in store.files("done"):
         if wanted is not None and file.id not in wanted:
             continue
         for record in store.pages(file):
-            out += _receipts_of(record, str(file.path), edits.get(record.id, {}), checked)
+            out += _receipts_of(record, str(file.path), edits.get(record.id, {}),
+                                receipt_edits.get(record.id, {}), checked)  # fmt: skip
     return out
 
 
@@ -155,10 +164,11 @@ def by_file(reviews: Iterable[ReceiptReview]) -> dict[int, FileReview]:
     return {file_id: FileReview(tuple(items)) for file_id, items in grouped.items()}
 
 
-def write_batch_sheet(store: BatchStore, path: Path) -> Path:
+def write_batch_sheet(store: BatchStore, path: Path, headers: Sequence[str] | None = None) -> Path:
     """The batch's reimbursement sheet (XLSX or CSV by suffix, the CLI's writer): a row per receipt,
-    people's edits applied (blocking: reads the store, writes the file)."""
-    return write_sheet([r.sheet_row() for r in load_reviews(store)], Path(path))
+    people's edits applied (blocking: reads the store, writes the file). ``headers``: the column
+    names to write (the app passes them in the UI language; default the CLI's COLUMNS)."""
+    return write_sheet([r.sheet_row() for r in load_reviews(store)], Path(path), headers=headers)
 
 
 @dataclass

@@ -2,8 +2,9 @@
 
 Every store read and write runs on one Background thread, in order (an edit, then the reload of
 its file); the queue (scanner_app.core.review) lives on the GUI thread and is replaced by what
-comes back. Accepting or correcting a field stores it as a field edit; undo removes that edit, so
-the field is back in the queue. The "checked" marks are stored per receipt.
+comes back. Accepting or correcting a field stores it as a field edit (of the receipt: the page's
+for its only document, ``receipt=K`` for receipt K of several); undo removes that edit, so the
+field is back in the queue. The "checked" marks are stored per receipt.
 """
 
 from __future__ import annotations
@@ -81,8 +82,10 @@ class ReviewSession(QObject):
         self._background.run(call, lambda r, e: self._on_files(r, e, files))
 
     def write_sheet(self, path: Path) -> None:
-        """The batch's reimbursement sheet (XLSX or CSV), edits applied, off the GUI thread."""
+        """The batch's reimbursement sheet (XLSX or CSV), edits applied, headers in the UI language,
+        off the GUI thread."""
         from scanner_app.core.review import write_batch_sheet
+        from scanner_app.gui.core_text import sheet_headers
 
         store = self._store
         if store is None:
@@ -95,7 +98,8 @@ class ReviewSession(QObject):
             else:
                 self.sheet_written.emit(written)
 
-        self._background.run(lambda: write_batch_sheet(store, Path(path)), done)
+        headers = sheet_headers()  # translated here, on the GUI thread
+        self._background.run(lambda: write_batch_sheet(store, Path(path), headers), done)
 
     def wait(self, msecs: int = -1) -> bool:
         return self._background.wait(msecs)
@@ -106,10 +110,8 @@ class ReviewSession(QObject):
         receipt = self.queue.receipt(item.receipt)
         if store is None or receipt is None:
             return False
-        if receipt.receipt != 0:  # field edits are kept per page: one of several receipts cannot hold one
-            self.failed.emit(self.tr("Fields of one of several receipts on a page cannot be stored yet."))
-            return False
-        page_id, file_id, name = item.receipt[0], receipt.file_id, item.name
+        # receipt 0: the page's only document (field_edits); K: receipt K of several (receipt_field_edits)
+        page_id, number, file_id, name = item.receipt[0], receipt.receipt, receipt.file_id, item.name
 
         def write(call: Callable[[], None]) -> None:
             def run() -> list[ReceiptReview]:
@@ -120,9 +122,12 @@ class ReviewSession(QObject):
 
         from scanner_app.gui.review_bar import field_label
 
-        push_command(self.undo_stack, what.format(field_label(name)),
-                     lambda: write(lambda: store.edit_field(page_id, name, value)),
-                     lambda: write(lambda: store.remove_field_edit(page_id, name)))  # fmt: skip
+        push_command(
+            self.undo_stack,
+            what.format(field_label(name)),
+            lambda: write(lambda: store.edit_field(page_id, name, value, receipt=number)),
+            lambda: write(lambda: store.remove_field_edit(page_id, name, receipt=number)),
+        )
         return True
 
     def _on_loaded(self, reviews: list[ReceiptReview] | None, error: BaseException | None) -> None:
