@@ -13,11 +13,10 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from take_screenshots import ROOT, SIZE, _under_xvfb, shoot, wait_until
+from take_screenshots import ROOT, SIZE, _under_xvfb, scratch_app, shoot, wait_until
 
 
 def main() -> int:
@@ -29,15 +28,7 @@ def main() -> int:
     parser.add_argument("--presentation", action="store_true")
     args = parser.parse_args()
     _under_xvfb()
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
-    scratch = Path(tempfile.mkdtemp(prefix="scanner-app-demo-shots-"))
-    app = QApplication(sys.argv[:1])
-    app.setOrganizationName("scanner-app")
-    app.setApplicationName("scanner-app")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
+    app, scratch = scratch_app("scanner-app-demo-shots-")
 
     from scanner_app.gui.connection import ServerConnection
     from scanner_app.gui.i18n import Translations

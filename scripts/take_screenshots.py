@@ -67,6 +67,20 @@ def shoot(window, path: Path) -> None:
     print(f"saved {path} ({pixmap.width()}x{pixmap.height()})")
 
 
+def scratch_app(prefix: str):
+    """A QApplication whose settings live in a new scratch folder, not the user's: (app, folder)."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    scratch = Path(tempfile.mkdtemp(prefix=prefix))
+    app = QApplication(sys.argv[:1])
+    app.setOrganizationName("scanner-app")
+    app.setApplicationName("scanner-app")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
+    return app, scratch
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
@@ -74,14 +88,8 @@ def main() -> int:
     args = parser.parse_args()
     _under_xvfb()
     from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
 
-    scratch = Path(tempfile.mkdtemp(prefix="scanner-app-shots-"))
-    app = QApplication(sys.argv[:1])
-    app.setOrganizationName("scanner-app")
-    app.setApplicationName("scanner-app")
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
+    app, scratch = scratch_app("scanner-app-shots-")
     QSettings().setValue("batch/folder", str(scratch / "batches"))
 
     from scanner_app.gui.connection import ServerConnection

@@ -23,3 +23,15 @@ def isolated_settings(tmp_path: Path) -> Iterator[Path]:
     for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
         QSettings.setPath(QSettings.Format.IniFormat, scope, str(folder))
     yield folder
+
+
+@pytest.fixture
+def connection(qtbot, triton) -> Iterator:
+    """The app's ServerConnection to the session's real Triton server, ready."""
+    from scanner_app.gui.connection import ServerConnection
+
+    conn = ServerConnection(urls=[triton.grpc_url], start_embedded_if_unconfigured=False)
+    conn.start()
+    qtbot.waitUntil(lambda: conn.state.status == "ready", timeout=60_000)
+    yield conn
+    conn.shutdown()

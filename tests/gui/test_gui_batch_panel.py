@@ -31,15 +31,6 @@ def receipts_folder(folder: Path, n: int, corrupt: bool = False, seed: int = 0) 
     return folder
 
 
-@pytest.fixture
-def connection(qtbot, triton):
-    conn = ServerConnection(urls=[triton.grpc_url], start_embedded_if_unconfigured=False)
-    conn.start()
-    qtbot.waitUntil(lambda: conn.state.status == "ready", timeout=60_000)
-    yield conn
-    conn.shutdown()
-
-
 def make_panel(qtbot, connection: ServerConnection, jobs: int) -> BatchPanel:
     panel = BatchPanel(connection)
     qtbot.addWidget(panel)

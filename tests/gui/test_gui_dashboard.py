@@ -9,22 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from scanner_app.gui.connection import ServerConnection
 from scanner_app.gui.dashboard import StressDashboard
 from scanner_app.gui.dashboard.plan import ImageSource
 from scanner_app.load.report import PERF_CSV_COLUMNS
 from scanner_app.load.spread import Verdict
 
 RUN_TIMEOUT_MS = 180_000
-
-
-@pytest.fixture
-def connection(qtbot, triton) -> Iterator[ServerConnection]:
-    conn = ServerConnection(urls=[triton.grpc_url], start_embedded_if_unconfigured=False)
-    conn.start()
-    qtbot.waitUntil(lambda: conn.state.status == "ready", timeout=60_000)
-    yield conn
-    conn.shutdown()
 
 
 @pytest.fixture

@@ -292,15 +292,6 @@ def window_shortcut_rows(window) -> list[tuple[str, str]]:
 
 
 # Against the real server ------------------------------------------------------------------------
-@pytest.fixture
-def connection(qtbot, triton):
-    conn = ServerConnection(urls=[triton.grpc_url], start_embedded_if_unconfigured=False)
-    conn.start()
-    qtbot.waitUntil(lambda: conn.state.status == "ready", timeout=60_000)
-    yield conn
-    conn.shutdown()
-
-
 def test_real_receipts_fill_the_columns_and_the_sheet(qtbot, connection, tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()

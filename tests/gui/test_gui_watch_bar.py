@@ -16,15 +16,6 @@ from scanner_app.gui.watch_bar import WatchBar, WatchCounts
 from scanner_app.samples import encode, render_text_lines
 
 
-@pytest.fixture
-def connection(qtbot, triton):
-    conn = ServerConnection(urls=[triton.grpc_url], start_embedded_if_unconfigured=False)
-    conn.start()
-    qtbot.waitUntil(lambda: conn.state.status == "ready", timeout=60_000)
-    yield conn
-    conn.shutdown()
-
-
 def test_watch_counts_fold_the_watchers_events() -> None:
     counts = WatchCounts()
     counts.apply(WatchStarted(Path("/in"), "inotify", 3))
