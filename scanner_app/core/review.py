@@ -176,18 +176,35 @@ class ReviewQueue:
     """The fields that need a look, walked one at a time; ``position`` is the current one's index.
 
     ``update(reviews)`` replaces the receipts (after an edit or a new file) and keeps the place:
-    the same item when it is still open, else the one that followed it.
+    the same item when it is still open, else the one that followed it. ``set_order(file_ids)``
+    walks the files in the order given (the table as sorted on screen); files not named follow in
+    the store's order.
     """
 
     reviews: list[ReceiptReview] = field(default_factory=list)
     items: list[ReviewItem] = field(default_factory=list)
     position: int = 0
+    file_order: dict[int, int] = field(default_factory=dict)  # file id -> rank in the walk
+
+    def set_order(self, file_ids: Iterable[int]) -> None:
+        """Walk the files in this order from now on (the current item stays current)."""
+        order = {file_id: rank for rank, file_id in enumerate(dict.fromkeys(file_ids))}
+        if order != self.file_order:
+            current = self.current
+            self.file_order = order
+            self.update(self.reviews)
+            if current is not None:
+                keys = [(i.receipt, i.name) for i in self.items]
+                key = (current.receipt, current.name)
+                self.position = keys.index(key) if key in keys else 0
 
     def update(self, reviews: Sequence[ReceiptReview]) -> None:
         current = self.current
         old = {(i.receipt, i.name): n for n, i in enumerate(self.items)}
         self.reviews = list(reviews)
-        self.items = [item for r in self.reviews if not r.checked for item in r.items()]
+        unranked = len(self.file_order)
+        walk = sorted(self.reviews, key=lambda r: self.file_order.get(r.file_id, unranked))  # stable
+        self.items = [item for r in walk if not r.checked for item in r.items()]
         if current is None:
             self.position = 0
             return

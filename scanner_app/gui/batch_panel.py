@@ -270,7 +270,10 @@ class BatchPanel(QWidget):
 
     # Review -------------------------------------------------------------------------------------
     def review_step(self, delta: int = 1) -> None:
-        """Go to the next (+1) or previous (-1) field to check: its row selected, its value ready."""
+        """Go to the next (+1) or previous (-1) field to check, in the table's order as sorted on
+        screen: its row selected, its value ready."""
+        shown = (self.proxy.index(n, 0).data(FILE_ID_ROLE) for n in range(self.proxy.rowCount()))
+        self.review.queue.set_order(file_id for file_id in shown if file_id is not None)
         item = self.review.queue.step(delta)
         self._show_review()
         if item is not None:

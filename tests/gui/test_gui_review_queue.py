@@ -231,6 +231,31 @@ def test_keyboard_walk_accept_correct_undo_and_check(qtbot, offline, batch) -> N
     assert panel.review_bar.position.text() == "Nothing to check"
 
 
+def test_the_walk_follows_the_table_as_sorted_on_screen(qtbot, offline, tmp_path: Path) -> None:
+    folder, sources = tmp_path / "batch", tmp_path / "in"
+    sources.mkdir()
+    with BatchStore(folder / STORE_NAME) as store:
+        for n, name in enumerate(("a_poor.png", "b_poor.png", "c_poor.png")):
+            path = sources / name
+            path.write_bytes(b"stored image " + name.encode())
+            record = store.add_files([path])[0]
+            store.save_page(record, 0, _low(perfect_page(render_en_invoice(n).doc, name)))
+            store.mark_done(record, 1)
+    panel = _open_batch(qtbot, offline, folder)
+
+    def walked() -> list[str]:
+        names = []
+        for _ in range(panel.review.queue.remaining):
+            panel.review_step(1)
+            names.append(panel.table.currentIndex().siblingAtColumn(0).data())
+        return list(dict.fromkeys(names))  # each file once, in the order first reached
+
+    assert walked() == ["a_poor.png", "b_poor.png", "c_poor.png"]  # the store's order, from a's fields
+    panel.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)  # the clerk sorts by file name, Z-A
+    # the walk goes on from the field under review (a's, now the bottom row), then wraps to the top
+    assert walked() == ["a_poor.png", "c_poor.png", "b_poor.png"]
+
+
 def test_checked_marks_and_edits_are_there_after_a_restart(qtbot, offline, batch, tmp_path: Path) -> None:
     folder, _ = batch
     panel = _open_batch(qtbot, offline, folder)
