@@ -1,6 +1,6 @@
 """Screenshots of the Stress tab's stakeholder demo against the embedded server (issue 14).
 
-    python scripts/demo_screenshots.py --name demo_after [--duration 8] [--presentation]
+    python scripts/demo_screenshots.py --name demo_after [--duration 8] [--presentation] [--theme dark]
 
 Re-runs itself under ``xvfb-run`` when there is no display; throw-away settings; starts the embedded
 Triton like a first run, runs the demo (baseline, then Triton) and saves docs/screenshots/<name>.png.
@@ -26,9 +26,14 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=8.0)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--presentation", action="store_true")
+    parser.add_argument("--theme", choices=("system", "light", "dark"), default="system")
     args = parser.parse_args()
     _under_xvfb()
     app, scratch = scratch_app("scanner-app-demo-shots-")
+
+    from scanner_app.gui.theme import ThemeFollower
+
+    ThemeFollower(app, args.theme)
 
     from scanner_app.gui.connection import ServerConnection
     from scanner_app.gui.i18n import Translations

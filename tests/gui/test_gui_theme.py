@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from scanner_app.gui import theme
@@ -74,3 +74,44 @@ def test_gui_command_offers_a_theme_choice() -> None:
     assert build_parser().parse_args(["--theme", "dark"]).theme == "dark"
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--theme", "purple"])
+
+
+def test_stress_charts_follow_the_palette_to_dark_and_back(restored_look, qtbot) -> None:
+    from scanner_app.gui.dashboard.charts import LINE_CONTRAST, RollingChart
+
+    chart = RollingChart("Throughput", "images/s")
+    qtbot.addWidget(chart)
+    chart.add_point("triton", 1.0, 2.0, color=QColor("#1f3a93"))  # a dark blue: fine on white
+    light_background = QBrush(chart.chart().backgroundBrush())  # QtCharts' own (a gradient)
+    follower = theme.ThemeFollower(restored_look, "dark")
+    qtbot.waitUntil(lambda: chart.chart().backgroundBrush() == QBrush(_base()))  # on PaletteChange
+    background = chart.chart().backgroundBrush().color()
+    for axis in chart.chart().axes():
+        assert theme.contrast(axis.labelsBrush().color(), background) >= theme.MIN_CONTRAST
+    assert theme.contrast(chart.chart().titleBrush().color(), background) >= theme.MIN_CONTRAST
+    line = chart.chart().series()[0].pen()
+    assert theme.contrast(line.color(), background) >= LINE_CONTRAST and line.widthF() == 2.0
+    chart.add_point("baseline", 2.0, 1.0, color=QColor("#8b0000"))  # a series added while dark
+    assert theme.contrast(chart.chart().series()[-1].pen().color(), background) >= LINE_CONTRAST
+    assert chart.pen("triton").color() == QColor("#1f3a93")  # the line's own colour is kept for light
+    follower.choice = "light"
+    follower.apply()
+    qtbot.waitUntil(lambda: chart.chart().backgroundBrush() == light_background)
+    assert chart.chart().series()[0].pen().color() == QColor("#1f3a93")
+    follower.close()
+
+
+def test_the_stress_tab_green_all_clear_is_readable_on_dark(restored_look, qtbot) -> None:
+    import re
+
+    from scanner_app.gui.dashboard.issues_panel import IssuesPanel
+
+    follower = theme.ThemeFollower(restored_look, "dark")
+    panel = IssuesPanel()
+    qtbot.addWidget(panel)
+    panel._show_counts(0, 0)  # what a clean run shows
+    colour = QColor(re.search(r"color: (#[0-9a-f]{6})", panel.mismatches.styleSheet()).group(1))
+    window = panel.palette().color(QPalette.ColorRole.Window)
+    assert window.lightnessF() < 0.3 and theme.contrast(colour, window) >= theme.MIN_CONTRAST
+    assert colour.hslHue() in range(100, 140)  # still green
+    follower.close()

@@ -3,7 +3,9 @@
 Points are added by the controller's timers (a few per second), never per request. Each chart
 keeps at most `max_points` per series and shows the last `window_s` seconds. A session's runs are
 phases (`begin_phase`): each gets its label under the time axis, and no line joins one phase's
-points to the next (the gap between them is the baseline's stop and Triton's warm-up).
+points to the next (the gap between them is the baseline's stop and Triton's warm-up). On a dark
+palette (scanner_app.gui.theme) the chart's panel, text and grid follow it, and each line's colour is
+lightened until it stands out (3:1, as WCAG asks of graphics); back on light, QtCharts' own look.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ import math
 from dataclasses import dataclass
 
 from PySide6.QtCharts import QCategoryAxis, QChart, QChartView, QLineSeries, QValueAxis
-from PySide6.QtCore import QMargins, Qt
-from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen, QResizeEvent
+from PySide6.QtCore import QEvent, QMargins, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import QGraphicsSimpleTextItem, QGridLayout, QWidget
+
+from scanner_app.gui import theme
 
 MAX_POINTS = 600
 WINDOW_S = 120.0
 MAX_SESSION_VIEW_S = 900.0  # up to this long, the time axis shows the whole session's phases
+LINE_CONTRAST = 3.0  # WCAG's minimum for graphics against their background
 
 
 @dataclass
@@ -52,6 +57,14 @@ def nice_step(span: float) -> float:
         return 1.0
     power = 10.0 ** math.floor(math.log10(span))
     return next(m * power for m in (1.0, 2.0, 5.0, 10.0) if m * power >= span * (1 - 1e-9))
+
+
+@dataclass(frozen=True)
+class _Look:
+    background: QBrush
+    title: QBrush
+    legend: QColor
+    axes: tuple[tuple[QBrush, QBrush, QColor, QColor], ...]  # labels, title, grid, line per axis
 
 
 class RollingChart(QChartView):
@@ -99,7 +112,63 @@ class RollingChart(QChartView):
         self._pens: dict[str, QPen] = {}
         self._phases: list[Phase] = []
         self._last_x = 0.0
+        self._light_look = self._look()
+        self._dark = False
         self.refresh_axes()
+        self._follow_palette()
+
+    # The palette -------------------------------------------------------------------------------
+    def _axes(self) -> tuple[QValueAxis | QCategoryAxis, ...]:
+        return (self._x_axis, self._y_axis, self._phase_axis)
+
+    def _look(self) -> _Look:
+        """The colours the chart is drawn with (QtCharts' light theme, as first built)."""
+        chart = self.chart()
+        axes = tuple((a.labelsBrush(), a.titleBrush(), a.gridLineColor(), a.linePenColor())
+                     for a in self._axes())
+        return _Look(chart.backgroundBrush(), chart.titleBrush(), chart.legend().labelColor(), axes)
+
+    def _follow_palette(self) -> None:
+        chart, dark = self.chart(), theme.is_dark()
+        if dark:
+            palette = self.palette()
+            text, grid = palette.color(QPalette.ColorRole.WindowText), palette.color(QPalette.ColorRole.Light)
+            look = _Look(QBrush(palette.color(QPalette.ColorRole.Base)), QBrush(text), text,
+                         tuple((QBrush(text), QBrush(text), grid, grid) for _ in self._axes()))  # fmt: skip
+        else:
+            look = self._light_look
+        if dark or self._dark:  # a light chart that never went dark keeps QtCharts' look untouched
+            chart.setBackgroundBrush(look.background)
+            chart.setTitleBrush(look.title)
+            chart.legend().setLabelColor(look.legend)
+            for axis, (labels, title, grid_colour, line) in zip(self._axes(), look.axes, strict=True):
+                axis.setLabelsBrush(labels)
+                axis.setTitleBrush(title)
+                axis.setGridLineColor(grid_colour)
+                axis.setLinePenColor(line)
+        self._dark = dark
+        for name, series in self._all():
+            series.setPen(self._drawn_pen(self._pens[name]))
+        for item in self._phase_items:
+            item.setBrush(self._x_axis.labelsBrush())
+
+    def _drawn_pen(self, pen: QPen) -> QPen:
+        """``pen`` as drawn on the current palette: on a dark one, lightened until it stands out."""
+        if not self._dark:
+            return pen
+        background = self.chart().backgroundBrush().color()
+        colour = QColor(pen.color())
+        while theme.contrast(colour, background) < LINE_CONTRAST and colour.lightnessF() < 1.0:
+            colour = QColor.fromHslF(max(colour.hslHueF(), 0.0), colour.hslSaturationF(),
+                                     min(1.0, colour.lightnessF() + 0.04))  # fmt: skip
+        drawn = QPen(pen)
+        drawn.setColor(colour)
+        return drawn
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._follow_palette()
+        super().changeEvent(event)
 
     def _all(self) -> list[tuple[str, QLineSeries]]:
         return [*self._segments, *self._series.items()]
@@ -256,7 +325,7 @@ class RollingChart(QChartView):
             self._pens[name] = pen
         else:
             in_legend = False  # named in the legend once
-        series.setPen(pen)
+        series.setPen(self._drawn_pen(pen))
         if not in_legend:
             for marker in self.chart().legend().markers(series):
                 marker.setVisible(False)

@@ -5,13 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QListWidget, QVBoxLayout, QWidget
+
+from scanner_app.gui.theme import readable
 
 from .records import ModelSummary, RunRecord, findings
 
 MAX_CAUSES = 20
 _ALARM = "QLabel { background: #b00020; color: white; font-weight: bold; padding: 4px; }"
-_CALM = "QLabel { color: #1b5e20; padding: 4px; }"
+_CALM_GREEN = QColor("#1b5e20")
+
+
+def _calm(label: QLabel) -> str:
+    """Green text readable on the label's background (the palette may be dark)."""
+    colour = readable(_CALM_GREEN, label.palette().color(QPalette.ColorRole.Window))
+    return f"QLabel {{ color: {colour.name()}; padding: 4px; }}"
 
 
 class IssuesPanel(QWidget):
@@ -85,7 +94,7 @@ class IssuesPanel(QWidget):
                 "{0} responses differed from the golden results · {1} requests failed"
             ).format(mismatches, errors))  # fmt: skip
         else:
-            self.mismatches.setStyleSheet(_CALM)
+            self.mismatches.setStyleSheet(_calm(self.mismatches))
             self.mismatches.setText(prefix + self.tr("No golden-check mismatches, no errors"))
 
     def _show_causes(self, causes: Iterable[tuple[str, int]]) -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -20,6 +21,8 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QWidget,
 )
+
+from scanner_app.gui.theme import readable
 
 from .plan import TARGET_KINDS, ImageSource, LoadSettings, parse_concurrency
 
@@ -71,7 +74,8 @@ class RunForm(QWidget):
         self.stop_button = QPushButton(self.tr("Stop"))
         self.stop_button.setEnabled(False)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #b00020;")
+        red = readable(QColor("#b00020"), self.palette().color(QPalette.ColorRole.Window))  # dark too
+        self.error.setStyleSheet(f"color: {red.name()};")
         self.error.setWordWrap(True)
         self._layout(browse)
         self.start_button.clicked.connect(self._on_start)
