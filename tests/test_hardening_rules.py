@@ -41,6 +41,24 @@ def test_a_reloaded_model_is_watched_by_its_new_stubs_and_a_dead_stub_is_not_ado
     }
 
 
+def test_a_deliberate_reload_runs_with_no_check_and_the_new_stubs_are_watched_after(monkeypatch) -> None:
+    from scanner_app.server import supervise
+
+    server = _NoServer()
+    server.pid = 1  # type: ignore[assignment]
+    server.is_running = lambda: True  # type: ignore[attr-defined]
+    supervisor = Supervisor(server)  # type: ignore[arg-type]
+    now = [_stub("text_detection_0_0", 10), _stub("text_recognition_0_0", 20)]
+    monkeypatch.setattr(supervise, "stubs_of", lambda pid: list(now))
+    supervisor._record_stubs()
+    with supervisor.paused():
+        now[:] = [_stub("text_recognition_0_0", 20)]  # detection unloaded: between two sets of stubs
+        assert not supervisor._lock.acquire(blocking=False)  # a check would wait for the reload
+        now.append(_stub("text_detection_0_0", 30))  # loaded again, a new process
+    assert {i: p.pid for i, p in supervisor._stubs.items()} == {"text_detection_0_0": 30,
+                                                                 "text_recognition_0_0": 20}  # fmt: skip
+
+
 def test_only_a_config_or_the_ab_run_keeps_the_cpu_arena() -> None:
     assert not use_cpu_arena("0", "text_detection_0_0", {})
     assert use_cpu_arena("1", "text_detection_0_1", {})

@@ -118,20 +118,14 @@ class ServerConnection(QObject):
             return self._embedded
 
     def unsupervised(self, call: Callable[[], Any]) -> Any:
-        """Blocking (a worker thread): `call` (a deliberate model reload) with the supervisor paused,
-        then a new supervisor records the new stubs: an instance removed on purpose is not a dead one."""
+        """Blocking (a worker thread): `call` (a deliberate model reload) inside the supervisor's
+        `paused()`: an instance removed on purpose is not a dead one."""
         with self._lock:
-            paused, self._supervisor = self._supervisor, None
-        if paused is not None:
-            paused.stop()
-        try:
+            supervisor = self._supervisor
+        if supervisor is None:
             return call()
-        finally:
-            with self._lock:
-                server = self._embedded
-                if paused is not None and server is paused.server and server.is_running():
-                    self._supervisor = Supervisor(server, on_event=self._emit_health)
-                    self._supervisor.start()
+        with supervisor.paused():
+            return call()
 
     @property
     def busy(self) -> bool:

@@ -6,7 +6,8 @@ killer, a crash); every pipeline request then fails. `probe` sends a small real 
 the pipeline and one to each ONNX model; `Supervisor` watches the stub processes and the probe
 and, when a stub died or the probe fails twice in a row, restarts the server on the same ports
 (Triton cannot restart one model's stubs in the mode we run it in), logging the event and
-handing it to `on_event` (the app's status bar).
+handing it to `on_event` (the app's status bar). A deliberate reload runs inside
+`Supervisor.paused()`: no check sees the model between its old stubs and its new ones.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import io
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -162,6 +164,17 @@ class Supervisor:
         if self._thread is not None:
             self._thread.join(PROBE_TIMEOUT_S + 5)
             self._thread = None
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """No check runs while the body does (a deliberate model load or unload); then the stubs of
+        the server as it is now are the ones to watch."""
+        with self._lock:
+            try:
+                yield
+            finally:
+                if self.server.is_running():
+                    self._record_stubs()
 
     def _record_stubs(self) -> None:
         pid = self.server.pid
