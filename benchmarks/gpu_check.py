@@ -26,10 +26,8 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,32 +36,9 @@ DEFAULT_OUT = ROOT / "benchmarks" / "results" / "gpu_check"
 NGC_TRITON = Path("/opt/tritonserver")
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
-
-@dataclass
-class Row:
-    """One measured cell of the table."""
-
-    server: str  # "baseline", "triton", "triton-production"
-    batching: bool | None
-    instances: int | None
-    concurrency: int
-    images_per_s: float
-    p50_ms: float
-    p99_ms: float
-    completed: int
-    errors: int
-    mismatches: int
-    gpu_util_pct: float | None = None
-    gpu_mem_mib: float | None = None
-    avg_batch: dict[str, float] | None = None
-    speedup: float | None = None
-
-    def label(self) -> str:
-        if self.server == "baseline":
-            return "Flask baseline (serial)"
-        batching = "on" if self.batching else "off"
-        name = "Triton production configs" if self.server == "triton-production" else "Triton"
-        return f"{name}, dyn. batching {batching}, {self.instances} inst."
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gpu_metrics import MetricsSampler, average_batches, model_counts  # noqa: E402  (sibling modules)
+from gpu_report import Row, write_report  # noqa: E402
 
 
 # -- set-up ---------------------------------------------------------------------------------------
@@ -97,74 +72,6 @@ def receipt_images(count: int) -> list[Path]:
 
 
 # -- measurement ----------------------------------------------------------------------------------
-class MetricsSampler:
-    """Samples Triton's GPU metrics every 0.5 s while a run goes on (mean utilisation, peak memory)."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.util: list[float] = []
-        self.memory: list[float] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-
-    def __enter__(self) -> MetricsSampler:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(5)
-
-    def _loop(self) -> None:
-        while not self._stop.wait(0.5):
-            try:
-                with _NO_PROXY.open(self.url, timeout=2) as page:
-                    text = page.read().decode("utf-8", "replace")
-            except OSError:
-                continue
-            util = [_value(line) for line in text.splitlines() if line.startswith("nv_gpu_utilization{")]
-            used = [
-                _value(line) for line in text.splitlines() if line.startswith("nv_gpu_memory_used_bytes{")
-            ]
-            if util:
-                self.util.append(100.0 * sum(util) / len(util))
-            if used:
-                self.memory.append(sum(used) / 2**20)
-
-    def summary(self) -> tuple[float | None, float | None]:
-        util = sum(self.util) / len(self.util) if self.util else None
-        return util, max(self.memory) if self.memory else None
-
-
-def _value(line: str) -> float:
-    try:
-        return float(line.rsplit(" ", 1)[1])
-    except (IndexError, ValueError):
-        return 0.0
-
-
-def model_counts(http_url: str) -> dict[str, tuple[int, int]]:
-    """model -> (inference_count, execution_count) from Triton's statistics API."""
-    with _NO_PROXY.open(f"{http_url}/v2/models/stats", timeout=10) as page:
-        stats = json.loads(page.read())
-    return {
-        s["name"]: (int(s.get("inference_count", 0)), int(s.get("execution_count", 0)))
-        for s in stats.get("model_stats", [])
-    }
-
-
-def average_batches(
-    before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]
-) -> dict[str, float]:
-    """Average executed batch per model between two snapshots (models that executed)."""
-    batches = {}
-    for model, (inferences, executions) in after.items():
-        old_inferences, old_executions = before.get(model, (0, 0))
-        if executions > old_executions:
-            batches[model] = round((inferences - old_inferences) / (executions - old_executions), 2)
-    return batches
-
-
 def bench(
     images: Path,
     concurrency: int,
@@ -299,43 +206,6 @@ def perf_analyzer_figure(url: str, images: list[Path], concurrency: int) -> floa
             return None
         (row,) = list(csv.DictReader(out.open(encoding="utf-8")))
         return float(row["Inferences/Second"])
-
-
-# -- report ---------------------------------------------------------------------------------------
-def markdown(rows: list[Row], meta: dict) -> str:
-    lines = [
-        f"# GPU check: {meta['device']}",
-        "",
-        f"{meta['images']} receipts, {meta['measure']} per level after {meta['warmup_s']} s warm-up; "
-        f"`python benchmarks/gpu_check.py {meta['argv']}` on {meta['date']}.",
-        "",
-        "| server | concurrency | images/s | p50 ms | p99 ms | GPU util % | GPU mem MiB "
-        "| avg batch det / rec | x baseline | errors |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        batch = r.avg_batch or {}
-        det, rec = batch.get("text_detection"), batch.get("text_recognition")
-        lines.append(
-            f"| {r.label()} | {r.concurrency} | {r.images_per_s:.2f} | {r.p50_ms:.0f} | {r.p99_ms:.0f} | "
-            f"{_fmt(r.gpu_util_pct)} | {_fmt(r.gpu_mem_mib)} | "
-            f"{_fmt(det, '{:.2f}')} / {_fmt(rec, '{:.2f}')} | "
-            f"{_fmt(r.speedup, '{:.2f}x')} | {r.errors} |"
-        )
-    lines += [
-        "",
-        f"perf_analyzer, ocr_pipeline, concurrency {meta['pa_concurrency']}: "
-        f"{_fmt(meta.get('perf_analyzer'), '{:.2f} infer/s')}; the app's load generator on the same "
-        f"server and load: {_fmt(meta.get('ours_at_pa'), '{:.2f} images/s')}.",
-        "",
-        f"Production configs (onnxruntime backend): {meta['production']}",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def _fmt(value: float | None, pattern: str = "{:.0f}") -> str:
-    return "-" if value is None else pattern.format(value)
 
 
 # -- main -----------------------------------------------------------------------------------------
@@ -514,22 +384,6 @@ def production_configs(repository: Path, images: Path, args: argparse.Namespace,
     finally:
         proc.terminate()
         proc.wait(30)
-
-
-def write_report(rows: list[Row], meta: dict, args: argparse.Namespace) -> int:
-    args.out.mkdir(parents=True, exist_ok=True)
-    text = markdown(rows, meta)
-    (args.out / "gpu_check.md").write_text(text, encoding="utf-8")
-    (args.out / "gpu_check.json").write_text(
-        json.dumps({"meta": meta, "rows": [asdict(r) for r in rows]}, indent=1), encoding="utf-8"
-    )
-    print("\n" + text)
-    print(f"Written: {args.out / 'gpu_check.md'}, {args.out / 'gpu_check.json'}")
-    failed = [r for r in rows if r.errors or r.mismatches or r.completed == 0]
-    if failed:
-        print(f"{len(failed)} row(s) had errors, mismatches or no completed request", file=sys.stderr)
-        return 1
-    return 0
 
 
 if __name__ == "__main__":
