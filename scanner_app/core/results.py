@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scanner_app.core.receipt_frame import frame_transform
+
 
 @dataclass(frozen=True)
 class TextLine:
@@ -99,9 +101,21 @@ class PageResult:
         return (Receipt(whole, tuple(range(len(self.lines)))),)
 
     def document_page(self, index: int) -> PageResult:
-        """A page holding only document ``index``'s lines (for per-receipt fields and exports)."""
+        """A page holding only document ``index``'s lines (for per-receipt fields and exports).
+
+        On a page with several documents it is that document in its own upright frame (boxes turned
+        by its tilt, from its outline's corner; the page's size is the outline's), as if scanned
+        alone; an ordinary page keeps its own pixels.
+        """
         receipt = self.documents()[index]
         lines = tuple(self.lines[i] for i in receipt.lines if 0 <= i < len(self.lines))
+        if len(self.receipts) > 1:
+            to_frame, (w, h) = frame_transform(self.upright_box(receipt.box))
+            lines = tuple(
+                TextLine(tuple(to_frame(x, y) for x, y in self.upright_box(ln.box)), ln.text, ln.score)
+                for ln in lines
+            )
+            return PageResult(self.image, round(w), round(h), lines, self.elapsed_ms, 0, source=self.source)
         return PageResult(
             self.image, self.width, self.height, lines, self.elapsed_ms, self.orientation, source=self.source
         )

@@ -96,7 +96,7 @@ def find_vendor(layout: Layout, rules: Rules) -> TextField | None:
     score, line = max(scored, key=lambda s: s[0])
     lines = vendor_lines(line, layout, rules)
     confidence = 0.9 if score >= 4 else 0.75 if score >= 2.5 else 0.5
-    text = _strip_registration(" ".join(ln.text.strip() for ln in lines))
+    text = _repair_suffix(_strip_registration(" ".join(ln.text.strip() for ln in lines)))
     return TextField(clean_value(fold_accents(text)), lines, confidence * line.score)
 
 
@@ -201,6 +201,16 @@ _LEADING_REG = re.compile(r"^\s*" + _REG + r"\s*", re.IGNORECASE)
 def _strip_registration(text: str) -> str:
     """A name or address without a company number printed on the same line, ``(256864-P)``."""
     return _LEADING_REG.sub("", _TRAILING_REG.sub("", text))
+
+
+# Small print can read the D of the legal suffix ``SDN BHD`` as O or 0 (``SUN VICTORY SON BHD``);
+# ``& SON BHD`` / ``AND SON BHD`` (a family firm) is left alone.
+_SON_BHD = re.compile(r"(?<!&\s)(?<!&)(?<!AND\s)\bS[O0]N(?=\.?\s*BHD\b)", re.IGNORECASE)
+
+
+def _repair_suffix(text: str) -> str:
+    """``SDN BHD`` where OCR read ``SON BHD`` / ``S0N BHD``."""
+    return _SON_BHD.sub(lambda m: m[0][0] + ("D" if m[0][2].isupper() else "d") + m[0][2], text)
 
 
 def fold_accents(text: str) -> str:
