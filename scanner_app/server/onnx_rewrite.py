@@ -5,7 +5,9 @@ normalised with PaddleOCR's mean and std and transposed to the model's FP32 [N, 
 graph (a quarter of the bytes to move between steps and to a GPU); output replaced by
 contract.DET_OUTPUT, the probability map as UINT8 (round(prob * 255), clipped to 0..255).
 Recognition: input renamed to contract.REC_INPUT (height fixed to 48); outputs replaced by
-contract.REC_INDICES (INT32 argmax over the classes) and contract.REC_PROBS (FP32 max probability).
+contract.REC_INDICES (INT32 argmax over the classes) and contract.REC_PROBS (FP32 max probability),
+except that a frame the blank wins while the space class keeps params.REC_SPACE_PROB reads as that
+space (index and probability of the last class).
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from scanner_app import contract
-from scanner_app.ocr.params import DET_MEAN, DET_STD
+from scanner_app.ocr.params import DET_MEAN, DET_STD, REC_SPACE_PROB
 
 REC_HEIGHT = 48
 CLS_HEIGHT, CLS_WIDTH = 48, 192  # the text-line classifier's input (PaddleOCR's cls_image_shape)
 # Bumped whenever the rewritten tensors change, so that `models fetch` re-places older files.
-REWRITE_VERSION = 2
+REWRITE_VERSION = 3
 _PREFIX = "scanner_app"
 
 
@@ -204,7 +206,7 @@ def rewrite_recognition(model: onnx.ModelProto) -> onnx.ModelProto:
         raise RewriteError(f"the rec input height is {height.dim_value}, not {REC_HEIGHT}")
     height.Clear()
     height.dim_value = REC_HEIGHT
-    rec_class_count(out)
+    classes = rec_class_count(out)
     output = _single_output(out, rank=3)
     dims = _dims(output)[:2]
     names = _Names(graph)
@@ -215,12 +217,21 @@ def rewrite_recognition(model: onnx.ModelProto) -> onnx.ModelProto:
     if not ends_in_softmax(out):
         probs = _node(graph, names, "Softmax", [probs], names("softmax"), axis=2)
     best = _node(graph, names, "ArgMax", [probs], names("argmax"), axis=2, keepdims=0)
-    _node(graph, names, "Cast", [best], contract.REC_INDICES, to=TensorProto.INT32)
     if opset_version(out) >= 18:
         axes = _const(graph, names, "axes", np.array([2], dtype=np.int64))
-        _node(graph, names, "ReduceMax", [probs, axes], contract.REC_PROBS, keepdims=0)
+        top = _node(graph, names, "ReduceMax", [probs, axes], names("max_prob"), keepdims=0)
     else:
-        _node(graph, names, "ReduceMax", [probs], contract.REC_PROBS, axes=[2], keepdims=0)
+        top = _node(graph, names, "ReduceMax", [probs], names("max_prob"), axes=[2], keepdims=0)
+    space_index = _const(graph, names, "space_index", np.array(classes - 1, dtype=np.int64))
+    space = _node(graph, names, "Gather", [probs, space_index], names("space_prob"), axis=2)
+    zero = _const(graph, names, "blank_index", np.array(0, dtype=np.int64))
+    floor = _const(graph, names, "space_floor", np.array(REC_SPACE_PROB, dtype=np.float32))
+    blank = _node(graph, names, "Equal", [best, zero], names("is_blank"))
+    hedged = _node(graph, names, "Greater", [space, floor], names("space_kept"))
+    read_space = _node(graph, names, "And", [blank, hedged], names("read_space"))
+    index = _node(graph, names, "Where", [read_space, space_index, best], names("index"))
+    _node(graph, names, "Cast", [index], contract.REC_INDICES, to=TensorProto.INT32)
+    _node(graph, names, "Where", [read_space, space, top], contract.REC_PROBS)
     del graph.output[:]
     graph.output.extend(
         [
