@@ -6,7 +6,7 @@
 1. Four 19000x4000 PNGs (a few hundred KB each) at once: peak and kept RSS of the server and its
    stubs (a sum of RSS: shared-memory pages count in each process that maps them).
 2. Three rejected 200 MB requests in a row: what each leaves (sum of RSS, sum of PSS: shared pages
-   counted once, and our /dev/shm regions), per process.
+   counted once, our /dev/shm regions, and the sum of RSS less /dev/shm: the processes' own heaps).
 3. 100 requests with a 1 ms deadline, then a normal one: how many of the 100 were still run to the
    end (ocr_postprocess successes) and the normal request's latency behind them against alone; with
    the deadline sent as the request's timeout, and without.
@@ -27,13 +27,12 @@ from PIL import Image, ImageDraw
 from tritonclient.utils import InferenceServerException
 
 from scanner_app import contract
-from scanner_app.server import shm
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
 from scanner_app.server.supervise import stubs_of
 
 sys.path.insert(0, str(Path(__file__).parent))
-from soak import RECEIPTS, rss_mb
+from soak import RECEIPTS, own_mb, pss_mb, regions_mb, rss_mb
 
 
 def total_rss(server: EmbeddedServer) -> float:
@@ -41,29 +40,12 @@ def total_rss(server: EmbeddedServer) -> float:
     return sum(rss_mb(pid) or 0.0 for pid in pids)
 
 
-def pss_mb(pid: int) -> float:
-    """Proportional set size: a shared page counts 1/n in each of the n processes mapping it."""
-    try:
-        for line in (shm.PROC / str(pid) / "smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def footprint(server: EmbeddedServer) -> dict[str, tuple[float, float]]:
-    """process -> (RSS MB, PSS MB), and "/dev/shm" -> (MB of our regions, same)."""
+def footprint(server: EmbeddedServer) -> dict[str, tuple[float, float, float]]:
+    """process -> (RSS, PSS, RSS less /dev/shm) in MB, and "/dev/shm" -> MB of our regions (thrice)."""
     procs = {"tritonserver": server.pid or 0, **{s.instance: s.info.pid for s in stubs_of(server.pid or 0)}}
-    out = {name: (rss_mb(pid) or 0.0, pss_mb(pid)) for name, pid in procs.items()}
-    ours: set[str] = set()
-    for pid in procs.values():
-        try:
-            ours |= shm.regions_used_by(pid)
-        except OSError:
-            continue
-    size = sum((shm.SHM_DIR / n).stat().st_blocks * 512 for n in ours if (shm.SHM_DIR / n).exists()) / 2**20
-    out["/dev/shm"] = (size, size)
+    out = {name: (rss_mb(pid) or 0.0, pss_mb(pid) or 0.0, own_mb(pid) or 0.0) for name, pid in procs.items()}
+    size = regions_mb(list(procs.values()))
+    out["/dev/shm"] = (size, size, size)
     return out
 
 
@@ -83,16 +65,18 @@ def oversize(server: EmbeddedServer, client: grpcclient.InferenceServerClient, c
     _delta(f"  all {count}", first, footprint(server))
 
 
-def _delta(label: str, before: dict[str, tuple[float, float]], after: dict[str, tuple[float, float]]) -> None:
+Footprint = dict[str, tuple[float, float, float]]
+
+
+def _delta(label: str, before: Footprint, after: Footprint) -> None:
     procs = [n for n in after if n in before and n != "/dev/shm"]
-    rss = sum(after[n][0] - before[n][0] for n in procs)
-    pss = sum(after[n][1] - before[n][1] for n in procs)
+    rss, pss, own = (sum(after[n][i] - before[n][i] for n in procs) for i in range(3))
     grown = ", ".join(
         f"{n} +{after[n][0] - before[n][0]:.0f}" for n in procs if after[n][0] - before[n][0] > 5
     )
     regions = after["/dev/shm"][0] - before["/dev/shm"][0]
-    print(f"{label}: sum RSS +{rss:.0f} MB, sum PSS +{pss:.0f} MB, /dev/shm regions +{regions:.0f} MB"
-          f" (RSS: {grown or 'none'})")  # fmt: skip
+    print(f"{label}: sum RSS +{rss:.0f} MB, sum PSS +{pss:.0f} MB, /dev/shm regions +{regions:.0f} MB, "
+          f"sum RSS less /dev/shm +{own:.0f} MB (RSS: {grown or 'none'})")  # fmt: skip
 
 
 def image_input(data: bytes) -> grpcclient.InferInput:

@@ -9,7 +9,11 @@ models, a decompression-bomb header, junk bytes, a 1 ms deadline). Halfway throu
 the server (or, with --kill stub, one recognition stub, as the OOM killer did) is SIGKILLed; the
 supervisor must bring it back on the same ports. Prints RSS per process (start, end, peak, and the
 slope after warm-up in MB/min of the process alive before the kill and of the last one), errors by
-cause and the receipts lost; --csv keeps every sample. Goal: 0 lost, slope < 1 MB/min.
+cause and the receipts lost; --csv keeps every sample (seconds, process, pid, RSS, PSS, own MB).
+RSS counts a page of the stubs' /dev/shm regions in every process that maps it, and once per mapping
+(the Python backend keeps a region's old mappings when it grows it); PSS splits each page among its
+mappings, so the processes' PSS sum counts it once; the regions' own tmpfs pages are a row of their
+own. Goal: 0 lost, slope < 1 MB/min.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import threading
 import time
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,24 +145,74 @@ def worker(
                     tally.lost += 1
 
 
-def rss_mb(pid: int) -> float | None:
+def rss_mb(pid: int, field_name: str = "VmRSS") -> float | None:
+    """A field of /proc/PID/status in MB: VmRSS, or its parts RssAnon, RssFile, RssShmem."""
     try:
         for line in (shm.PROC / str(pid) / "status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field_name}:"):
                 return int(line.split()[1]) / 1024
     except OSError:
         return None
     return None
 
 
-def sample(server: EmbeddedServer) -> dict[str, tuple[int, float]]:
-    """process name -> (pid, RSS MB): tritonserver and each stub by model instance."""
-    out = {}
-    if server.pid and (rss := rss_mb(server.pid)) is not None:
-        out["tritonserver"] = (server.pid, rss)
-    for stub in stubs_of(server.pid or 0):
-        if (rss := rss_mb(stub.info.pid)) is not None:
-            out[stub.instance] = (stub.info.pid, rss)
+def pss_mb(pid: int) -> float | None:
+    """Proportional set size: a shared page counts 1/n in each of the n mappings of it (PSS of the
+    server and its stubs sums a /dev/shm page once, where RSS counts it in every mapping)."""
+    try:
+        for line in (shm.PROC / str(pid) / "smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def regions_mb(pids: list[int]) -> float:
+    """MB of tmpfs pages of the shared-memory regions these processes map, each region once."""
+    names: set[str] = set()
+    for pid in pids:
+        try:
+            names |= shm.regions_used_by(pid)
+        except OSError:
+            continue
+    total = 0
+    for name in names:
+        try:
+            total += (shm.SHM_DIR / name).stat().st_blocks * 512
+        except OSError:
+            continue
+    return total / 2**20
+
+
+def own_mb(pid: int) -> float | None:
+    """RSS less the /dev/shm pages it maps: the process's heap and its file pages (code, libraries)."""
+    rss, shmem = rss_mb(pid), rss_mb(pid, "RssShmem")
+    return None if rss is None or shmem is None else rss - shmem
+
+
+SHM_ROW = "/dev/shm regions (once)"
+Sample = dict[str, tuple[int, float]]
+# measure -> (how one process is read, what the table says it is)
+MEASURES: dict[str, tuple[Callable[[int], float | None], str]] = {
+    "rss": (rss_mb, "RSS: a /dev/shm page counts in every process, and every mapping, that maps it"),
+    "pss": (pss_mb, "PSS: a shared page split among its mappings (summed over processes: once)"),
+    "own": (own_mb, "RSS less /dev/shm: each process's heap and file pages; the regions once, below"),
+}
+
+
+def sample(server: EmbeddedServer) -> dict[str, Sample]:
+    """measure -> process name -> (pid, MB) for tritonserver and each stub by model instance, and
+    SHM_ROW -> (server pid, MB of its regions' tmpfs pages, counted once) in every measure."""
+    procs = {"tritonserver": server.pid or 0} if server.pid else {}
+    procs.update({stub.instance: stub.info.pid for stub in stubs_of(server.pid or 0)})
+    out: dict[str, Sample] = {}
+    regions = regions_mb(list(procs.values())) if procs else None
+    for measure, (read, _) in MEASURES.items():
+        values = {name: (pid, value) for name, pid in procs.items() if (value := read(pid)) is not None}
+        if regions is not None:
+            values[SHM_ROW] = (server.pid or 0, regions)
+        out[measure] = values
     return out
 
 
@@ -186,13 +241,15 @@ class SoakOptions:
 
 @dataclass
 class SoakResult:
-    """What a soak saw: outcomes, RSS samples (seconds, name -> (pid, MB)) and the kill time."""
+    """What a soak saw: outcomes, RSS samples (seconds, name -> (pid, MB)), the kill time, and the
+    samples of the other MEASURES."""
 
     seconds: float
     tally: Tally
-    samples: list[tuple[float, dict[str, tuple[int, float]]]]
+    samples: list[tuple[float, Sample]]
     killed_at_s: float | None
     events: list[HealthEvent]
+    others: dict[str, list[tuple[float, Sample]]] = field(default_factory=dict)  # "pss", "own"
 
     @property
     def accepted(self) -> int:
@@ -224,9 +281,10 @@ def _segment_slope(life: list[tuple[float, float]], warmup_s: float) -> tuple[fl
     return slope(tail), (tail[-1][0] - tail[0][0]) / 60.0
 
 
-def process_rows(result: SoakResult, warmup_s: float) -> list[ProcessRow]:
-    """One row per process name: the slope of the process alive just before the kill and of the last."""
-    samples = result.samples
+def process_rows(result: SoakResult, warmup_s: float, measure: str = "rss") -> list[ProcessRow]:
+    """One row per process name: the slope of the process alive just before the kill and of the last
+    (of RSS, or of another of MEASURES)."""
+    samples = result.samples if measure == "rss" else result.others.get(measure, [])
     names = sorted({n for _, s in samples for n in s}, key=lambda n: (n != "tritonserver", n))
     kill = result.killed_at_s
     rows = []
@@ -266,10 +324,16 @@ def report(result: SoakResult, warmup_s: float) -> None:
     def fmt(value: float | None) -> str:
         return "-" if value is None else f"{value:.2f}"
 
-    print(f"\nslopes: MB/min after {warmup_s:.0f} s of a process's life, least squares and Theil-Sen")
+    for measure, (_, meaning) in MEASURES.items():
+        print(f"\n{meaning}; {SHM_ROW}: the tmpfs pages of the regions")
+        print(f"slopes: MB/min after {warmup_s:.0f} s of a process's life, least squares and Theil-Sen")
+        _table(process_rows(result, warmup_s, measure), fmt)
+
+
+def _table(rows: list[ProcessRow], fmt: Callable[[float | None], str]) -> None:
     print(f"{'process':28} {'start MB':>9} {'end MB':>9} {'peak MB':>9} {'slope pre-kill':>15} "
           f"{'slope last':>11} {'Theil-Sen':>10} {'min':>5}")  # fmt: skip
-    for row in process_rows(result, warmup_s):
+    for row in rows:
         print(f"{row.name:28} {row.start:9.0f} {row.end:9.0f} {row.peak:9.0f} {fmt(row.slope_before):>15} "
               f"{fmt(row.slope_after):>11} {fmt(row.robust_after):>10} {row.minutes_after:5.1f}")  # fmt: skip
 
@@ -299,14 +363,19 @@ def run_soak(options: SoakOptions, receipts: list[bytes]) -> SoakResult:
         started = time.monotonic()
         for thread in threads:
             thread.start()
-        samples: list[tuple[float, dict[str, tuple[int, float]]]] = []
+        samples: list[tuple[float, Sample]] = []
+        others: dict[str, list[tuple[float, Sample]]] = {m: [] for m in MEASURES if m != "rss"}
         killed_at: float | None = None
 
         def take(now: float) -> None:
-            samples.append((now, sample(server)))
+            taken = sample(server)
+            samples.append((now, taken["rss"]))
+            for measure, series in others.items():
+                series.append((now, taken[measure]))
             if out is not None:
-                for name, (pid, rss) in samples[-1][1].items():
-                    out.write(f"{now:.1f},{name},{pid},{rss:.1f}\n")
+                for name, (pid, value) in taken["rss"].items():
+                    rest = ",".join(f"{taken[m].get(name, (0, 0.0))[1]:.1f}" for m in others)
+                    out.write(f"{now:.1f},{name},{pid},{value:.1f},{rest}\n")
                 with tally.lock:
                     out.write(f"{now:.1f},#tally,ok={tally.ok},lost={tally.lost},retried={tally.retried}\n")
 
@@ -325,7 +394,7 @@ def run_soak(options: SoakOptions, receipts: list[bytes]) -> SoakResult:
         supervisor.stop()
     if out is not None:
         out.close()
-    return SoakResult(time.monotonic() - started, tally, samples, killed_at, events)
+    return SoakResult(time.monotonic() - started, tally, samples, killed_at, events, others)
 
 
 def short_options(repository: Path | None = None) -> SoakOptions:

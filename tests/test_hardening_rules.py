@@ -4,10 +4,14 @@ sessions keep ORT's CPU arena, and the soak's per-process slopes around the kill
 from __future__ import annotations
 
 import importlib.util
+import mmap
+import os
 import sys
+import uuid
 from pathlib import Path
+from types import ModuleType
 
-from scanner_app.server.shm import ProcInfo
+from scanner_app.server.shm import REGION_PREFIX, SHM_DIR, ProcInfo
 from scanner_app.server.supervise import Stub, Supervisor, model_of
 from scanner_app.steps.providers import ARENA_AB_ENV, use_cpu_arena
 
@@ -66,7 +70,7 @@ def test_only_a_config_or_the_ab_run_keeps_the_cpu_arena() -> None:
     assert not use_cpu_arena("0", "text_detection_0_1", {ARENA_AB_ENV: "1"})
 
 
-def test_soak_slopes_before_and_after_the_kill() -> None:
+def _soak() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "soak", Path(__file__).parents[1] / "benchmarks" / "soak.py"
     )
@@ -74,6 +78,11 @@ def test_soak_slopes_before_and_after_the_kill() -> None:
     soak = importlib.util.module_from_spec(spec)
     sys.modules["soak"] = soak
     spec.loader.exec_module(soak)
+    return soak
+
+
+def test_soak_slopes_before_and_after_the_kill() -> None:
+    soak = _soak()
     # Process 1 grows 1 MB/min until the kill at 600 s; process 2 is flat at 50 MB afterwards.
     samples = [(t, {"p": (1, 100 + t / 60)}) for t in range(0, 600, 30)]
     samples += [(t, {"p": (2, 50.0)}) for t in range(600, 1800, 30)]
@@ -84,3 +93,38 @@ def test_soak_slopes_before_and_after_the_kill() -> None:
     swings = [(60.0 * m, 300.0 + (200.0 if m % 2 else 0.0)) for m in range(30)] + [(1800.0, 800.0)]
     assert abs(soak.robust_slope(swings)) < abs(soak.slope(swings))  # one spike at the end tilts less
     assert row.start == 100 and row.end == 50 and row.peak > 109
+
+
+def test_soak_rows_of_each_measure() -> None:
+    soak = _soak()
+    # RSS rises 1 MB/min (pages of the regions touched again through a new mapping); PSS stays flat.
+    rss = [(t, {"tritonserver": (1, 100 + t / 60), soak.SHM_ROW: (1, 50.0)}) for t in range(0, 900, 30)]
+    pss = [(t, {"tritonserver": (1, 80.0), soak.SHM_ROW: (1, 50.0)}) for t in range(0, 900, 30)]
+    result = soak.SoakResult(900.0, soak.Tally(), rss, None, [], {"pss": pss})
+    by_rss = {row.name: row for row in soak.process_rows(result, warmup_s=60)}
+    by_pss = {row.name: row for row in soak.process_rows(result, warmup_s=60, measure="pss")}
+    assert abs(by_rss["tritonserver"].slope_after - 1.0) < 1e-6
+    assert abs(by_pss["tritonserver"].slope_after) < 1e-6
+    assert by_pss[soak.SHM_ROW].end == 50.0
+
+
+def test_a_region_mapped_twice_counts_twice_in_rss_and_once_as_a_region() -> None:
+    soak = _soak()
+    path = SHM_DIR / f"{REGION_PREFIX}test-{uuid.uuid4()}"
+    size = 4 * 1024 * 1024
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.posix_fallocate(fd, 0, size)  # as the Python backend's regions: allocated up front
+        before = soak.rss_mb(os.getpid(), "RssShmem")
+        first, second = mmap.mmap(fd, size), mmap.mmap(fd, size)  # a grown region: old and new mapping
+        for view in (first, second):
+            for offset in range(0, size, mmap.PAGESIZE):
+                view[offset] = 1
+        grown = soak.rss_mb(os.getpid(), "RssShmem") - before
+        assert grown > 1.9 * size / 2**20  # the same pages, counted once per mapping
+        assert abs(soak.regions_mb([os.getpid()]) - size / 2**20) < 0.01  # the region, once
+        first.close()
+        second.close()
+    finally:
+        os.close(fd)
+        path.unlink()

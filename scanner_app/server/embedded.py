@@ -40,6 +40,14 @@ cleanup_stale_shm = shm.cleanup_stale_shm
 log = logging.getLogger(__name__)
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback never via a proxy
 EXIT_TIMEOUT_S = 10  # Triton's default is 30 s
+# The Python backend starts each stub's shared-memory region at 1 MiB (fallocated: real memory) and
+# grows it by whole steps past the allocation that did not fit, mapping it anew in the server and the
+# stub and keeping every old mapping: a region grown in 1 MiB steps is counted several times over in
+# RSS, and the server's RSS kept rising as it touched the same pages through each new mapping. Started
+# at about what a step needs at concurrency 16 (3-23 MiB each in a soak), a region grows once or twice
+# at most, for requests larger than any receipt's (and keeps that size: the backend never shrinks one).
+SHM_DEFAULT_BYTES = 16 * 1024 * 1024
+SHM_GROWTH_BYTES = 8 * 1024 * 1024
 
 
 def check_repository(repository: Path, onnx_models: Sequence[str] = ONNX_MODELS) -> None:
@@ -207,6 +215,8 @@ class EmbeddedServer:
             # SIGTERM (stop(), or our death through PDEATHSIG) waits this long for in-flight work: a
             # server orphaned by a terminated app is gone within it, and stop() never needs SIGKILL.
             f"--exit-timeout-secs={EXIT_TIMEOUT_S}",
+            f"--backend-config=python,shm-default-byte-size={SHM_DEFAULT_BYTES}",
+            f"--backend-config=python,shm-growth-byte-size={SHM_GROWTH_BYTES}",
             # The gRPC frontend keeps up to 8 request states for reuse, each holding the largest
             # message it ever parsed: a rejected 200 MB request left +200 MB each time. None kept.
             "--grpc-infer-allocation-pool-size=0",
