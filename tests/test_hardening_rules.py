@@ -128,3 +128,14 @@ def test_a_region_mapped_twice_counts_twice_in_rss_and_once_as_a_region() -> Non
     finally:
         os.close(fd)
         path.unlink()
+
+
+def test_regions_are_pre_sized_only_where_dev_shm_has_room_for_them() -> None:
+    from scanner_app.server.embedded import SHM_DEFAULT_BYTES, python_shm_args, shm_free_bytes
+
+    assert python_shm_args(64 * 2**20) == []  # a container's default /dev/shm: the backend's 1 MiB start
+    assert python_shm_args(None) == []
+    big = python_shm_args(8 * 2**30)
+    assert f"--backend-config=python,shm-default-byte-size={SHM_DEFAULT_BYTES}" in big and len(big) == 2
+    free = shm_free_bytes()
+    assert free is None or free >= 0

@@ -48,6 +48,25 @@ EXIT_TIMEOUT_S = 10  # Triton's default is 30 s
 # at most, for requests larger than any receipt's (and keeps that size: the backend never shrinks one).
 SHM_DEFAULT_BYTES = 16 * 1024 * 1024
 SHM_GROWTH_BYTES = 8 * 1024 * 1024
+SHM_ROOM_FOR = 32  # regions of SHM_DEFAULT_BYTES /dev/shm must have free; else the backend's own sizes
+
+
+def python_shm_args(free_bytes: int | None) -> list[str]:
+    """Pre-sized Python-backend regions where /dev/shm has room for them; a small /dev/shm (a
+    container's 64 MB default) keeps the backend's 1 MiB start, which fits where this would not."""
+    if free_bytes is None or free_bytes < SHM_ROOM_FOR * SHM_DEFAULT_BYTES:
+        return []
+    return [f"--backend-config=python,shm-default-byte-size={SHM_DEFAULT_BYTES}",
+            f"--backend-config=python,shm-growth-byte-size={SHM_GROWTH_BYTES}"]  # fmt: skip
+
+
+def shm_free_bytes(directory: Path = shm.SHM_DIR) -> int | None:
+    """Bytes free in /dev/shm (None where it cannot be read)."""
+    try:
+        stat = os.statvfs(directory)
+    except OSError:
+        return None
+    return stat.f_bavail * stat.f_frsize
 
 
 def check_repository(repository: Path, onnx_models: Sequence[str] = ONNX_MODELS) -> None:
@@ -215,8 +234,7 @@ class EmbeddedServer:
             # SIGTERM (stop(), or our death through PDEATHSIG) waits this long for in-flight work: a
             # server orphaned by a terminated app is gone within it, and stop() never needs SIGKILL.
             f"--exit-timeout-secs={EXIT_TIMEOUT_S}",
-            f"--backend-config=python,shm-default-byte-size={SHM_DEFAULT_BYTES}",
-            f"--backend-config=python,shm-growth-byte-size={SHM_GROWTH_BYTES}",
+            *python_shm_args(shm_free_bytes()),
             # The gRPC frontend keeps up to 8 request states for reuse, each holding the largest
             # message it ever parsed: a rejected 200 MB request left +200 MB each time. None kept.
             "--grpc-infer-allocation-pool-size=0",
