@@ -131,10 +131,11 @@ def test_recognition_rewrite_matches_original(name, wheel_for, placed):
 
 
 def _expected_rec(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Argmax and max, except a frame the blank wins where the space (last class) keeps REC_SPACE_PROB."""
+    """Argmax and max, except a frame the blank wins where the space (last class) keeps REC_SPACE_PROB:
+    the space, with the blank's and the space's probability together."""
     indices, best = probs.argmax(axis=-1), probs.max(axis=-1)
     space = (indices == 0) & (probs[..., -1] > REC_SPACE_PROB)
-    return np.where(space, probs.shape[-1] - 1, indices), np.where(space, probs[..., -1], best)
+    return np.where(space, probs.shape[-1] - 1, indices), np.where(space, best + probs[..., -1], best)
 
 
 def _reduce_mean(opset: int, x: str, out: str, axis: int, keepdims: int) -> list[onnx.NodeProto]:

@@ -7,7 +7,9 @@ contract.DET_OUTPUT, the probability map as UINT8 (round(prob * 255), clipped to
 Recognition: input renamed to contract.REC_INPUT (height fixed to 48); outputs replaced by
 contract.REC_INDICES (INT32 argmax over the classes) and contract.REC_PROBS (FP32 max probability),
 except that a frame the blank wins while the space class keeps params.REC_SPACE_PROB reads as that
-space (index and probability of the last class).
+space: the last class's index, and as its probability the blank's and the space's together (the
+model's confidence that no letter is there; the space's own share would mark every line with a
+hedged space as doubtful, flag it amber and push it towards the drop score).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from scanner_app.ocr.params import DET_MEAN, DET_STD, REC_SPACE_PROB
 REC_HEIGHT = 48
 CLS_HEIGHT, CLS_WIDTH = 48, 192  # the text-line classifier's input (PaddleOCR's cls_image_shape)
 # Bumped whenever the rewritten tensors change, so that `models fetch` re-places older files.
-REWRITE_VERSION = 3
+REWRITE_VERSION = 4
 _PREFIX = "scanner_app"
 
 
@@ -231,7 +233,8 @@ def rewrite_recognition(model: onnx.ModelProto) -> onnx.ModelProto:
     read_space = _node(graph, names, "And", [blank, hedged], names("read_space"))
     index = _node(graph, names, "Where", [read_space, space_index, best], names("index"))
     _node(graph, names, "Cast", [index], contract.REC_INDICES, to=TensorProto.INT32)
-    _node(graph, names, "Where", [read_space, space, top], contract.REC_PROBS)
+    no_letter = _node(graph, names, "Add", [top, space], names("no_letter_prob"))  # top is the blank's here
+    _node(graph, names, "Where", [read_space, no_letter, top], contract.REC_PROBS)
     del graph.output[:]
     graph.output.extend(
         [
