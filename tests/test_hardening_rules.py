@@ -59,6 +59,7 @@ def test_a_deliberate_reload_runs_with_no_check_and_the_new_stubs_are_watched_af
         now[:] = [_stub("text_recognition_0_0", 20)]  # detection unloaded: between two sets of stubs
         assert not supervisor._lock.acquire(blocking=False)  # a check would wait for the reload
         now.append(_stub("text_detection_0_0", 30))  # loaded again, a new process
+        now.append(_stub("text_detection_0_1", 10))  # the old version's process, still exiting
     assert {i: p.pid for i, p in supervisor._stubs.items()} == {"text_detection_0_0": 30,
                                                                  "text_recognition_0_0": 20}  # fmt: skip
 

@@ -174,7 +174,10 @@ class Supervisor:
                 yield
             finally:
                 if self.server.is_running():
-                    self._record_stubs()
+                    current = stubs_of(self.server.pid or 0)
+                    self._adopt_reloaded(current)
+                    present = {model_of(s.instance) for s in current}  # a model unloaded for good
+                    self._stubs = {i: info for i, info in self._stubs.items() if model_of(i) in present}
 
     def _record_stubs(self) -> None:
         pid = self.server.pid
@@ -218,12 +221,15 @@ class Supervisor:
 
     def _adopt_reloaded(self, current: list[Stub]) -> None:
         """A model that has a stub we never saw was (re)loaded on purpose (model control, or Triton
-        replacing a stub): its stubs now are the ones to watch, fewer or more than before."""
+        replacing a stub): its new stubs are the ones to watch, fewer or more than before. Its old
+        stubs are not: Triton loads the new version first and lets the old one's processes exit
+        after, so one still there now is gone at the next check, and is no dead model."""
         known = {info.pid for info in self._stubs.values()}
         reloaded = {model_of(s.instance) for s in current if s.info.pid not in known}
         if reloaded:
             kept = {i: info for i, info in self._stubs.items() if model_of(i) not in reloaded}
-            self._stubs = kept | {s.instance: s.info for s in current if model_of(s.instance) in reloaded}
+            fresh = [s for s in current if model_of(s.instance) in reloaded and s.info.pid not in known]
+            self._stubs = kept | {s.instance: s.info for s in fresh}
 
     def _restart(self, cause: str) -> None:
         started = time.monotonic()
