@@ -32,7 +32,8 @@ from scanner_app.server.model_fetch import default_repository
 from scanner_app.server.supervise import stubs_of
 
 sys.path.insert(0, str(Path(__file__).parent))
-from soak import RECEIPTS, own_mb, pss_mb, regions_mb, rss_mb
+from proc_memory import own_mb, pss_mb, regions_mb, rss_mb
+from soak import RECEIPTS
 
 
 def total_rss(server: EmbeddedServer) -> float:

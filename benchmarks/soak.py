@@ -37,11 +37,13 @@ import tritonclient.grpc as grpcclient
 from tritonclient.utils import InferenceServerException
 
 from scanner_app import contract
-from scanner_app.server import shm
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
 from scanner_app.server.supervise import HealthEvent, Supervisor, stubs_of
 from scanner_app.steps.providers import ARENA_AB_ENV
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from proc_memory import own_mb, pss_mb, regions_mb, robust_slope, rss_mb, slope
 
 RECEIPTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img"
 HOSTILE_SHARE = 0.2
@@ -145,52 +147,6 @@ def worker(
                     tally.lost += 1
 
 
-def rss_mb(pid: int, field_name: str = "VmRSS") -> float | None:
-    """A field of /proc/PID/status in MB: VmRSS, or its parts RssAnon, RssFile, RssShmem."""
-    try:
-        for line in (shm.PROC / str(pid) / "status").read_text().splitlines():
-            if line.startswith(f"{field_name}:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
-
-
-def pss_mb(pid: int) -> float | None:
-    """Proportional set size: a shared page counts 1/n in each of the n mappings of it (PSS of the
-    server and its stubs sums a /dev/shm page once, where RSS counts it in every mapping)."""
-    try:
-        for line in (shm.PROC / str(pid) / "smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
-
-
-def regions_mb(pids: list[int]) -> float:
-    """MB of tmpfs pages of the shared-memory regions these processes map, each region once."""
-    names: set[str] = set()
-    for pid in pids:
-        try:
-            names |= shm.regions_used_by(pid)
-        except OSError:
-            continue
-    total = 0
-    for name in names:
-        try:
-            total += (shm.SHM_DIR / name).stat().st_blocks * 512
-        except OSError:
-            continue
-    return total / 2**20
-
-
-def own_mb(pid: int) -> float | None:
-    """RSS less the /dev/shm pages it maps: the process's heap and its file pages (code, libraries)."""
-    rss, shmem = rss_mb(pid), rss_mb(pid, "RssShmem")
-    return None if rss is None or shmem is None else rss - shmem
-
-
 SHM_ROW = "/dev/shm regions (once)"
 Sample = dict[str, tuple[int, float]]
 # measure -> (how one process is read, what the table says it is)
@@ -214,15 +170,6 @@ def sample(server: EmbeddedServer) -> dict[str, Sample]:
             values[SHM_ROW] = (server.pid or 0, regions)
         out[measure] = values
     return out
-
-
-def slope(points: list[tuple[float, float]]) -> float:
-    """Least-squares MB per minute of (seconds, MB) points; 0 with fewer than 3."""
-    if len(points) < 3:
-        return 0.0
-    t = np.array([p[0] for p in points]) / 60.0
-    y = np.array([p[1] for p in points])
-    return float(np.polyfit(t, y, 1)[0])
 
 
 @dataclass
@@ -305,19 +252,6 @@ def process_rows(result: SoakResult, warmup_s: float, measure: str = "rss") -> l
         rows.append(ProcessRow(name, series[0][1][1], series[-1][1][1], peak, slope_before, slope_after,
                                minutes, robust))  # fmt: skip
     return rows
-
-
-def robust_slope(points: list[tuple[float, float]]) -> float:
-    """Theil-Sen MB per minute: the median slope over all pairs of points (a process whose memory swings
-    up and down, as plain allocations do, does not tilt it as least squares can); 0 with fewer than 3."""
-    if len(points) < 3:
-        return 0.0
-    t = np.array([p[0] for p in points]) / 60.0
-    y = np.array([p[1] for p in points])
-    i, j = np.triu_indices(len(t), 1)
-    dt = t[j] - t[i]
-    keep = dt > 0
-    return float(np.median((y[j] - y[i])[keep] / dt[keep]))
 
 
 def report(result: SoakResult, warmup_s: float) -> None:
