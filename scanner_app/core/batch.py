@@ -3,7 +3,8 @@
 ``BatchRunner.run()`` reads the store's queued files page by page (``images.iter_pages``), keeps
 ``jobs`` requests in flight, maps boxes back to the page's pixels and saves each page as it
 arrives. A run that was cancelled, killed or lost its server leaves unfinished files queued; the
-next run sends only the pages not stored yet. One run at a time per store.
+next run sends only the pages not stored yet. One run at a time per store. What a page's stored result
+is: scanner_app.core.batch_pages; adding the inputs to the store: scanner_app.core.batch_inputs.
 
 Events go to ``on_event`` from the thread that produced them (the ``run()`` thread, a worker, or
 the caller of cancel()), possibly from several at once, each after the store write it reports;
@@ -32,19 +33,23 @@ from scanner_app.core.batch_events import (
     PageDone,
     Progress,
     RunStopped,
-    ServerWaiting,
 )
+from scanner_app.core.batch_inputs import PROGRESS_EVERY, add_to_store
+from scanner_app.core.batch_outage import POISON_TIMEOUTS, OutagePolicy, OutOfPatience, Stopped
+from scanner_app.core.batch_pages import failure_cause, in_page_pixels, text_layer_result
 from scanner_app.core.errors import (
     ClientConfigError,
     InferenceFailed,
     ServerContractError,
-    ServerTimeout,
     ServerUnavailable,
     TlsError,
 )
 from scanner_app.core.page_codes import with_codes
-from scanner_app.core.results import PageResult, TextLine
+from scanner_app.core.results import PageResult
 from scanner_app.core.store import STORE_NAME, BatchStore, FileRecord
+
+__all__ = ["POISON_TIMEOUTS", "PROGRESS_EVERY", "BatchRunner", "Recognize", "add_to_store", "run_batch",
+           "text_layer_result"]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -53,12 +58,6 @@ Recognize = Callable[[bytes, str], PageResult]
 # Failures of the server, not of the file: such a file is sent again by the next run (resume).
 _SERVER_FAULTS = (ServerUnavailable, InferenceFailed)
 _FATAL = (ServerContractError, TlsError, ClientConfigError, sqlite3.Error)
-PROGRESS_EVERY = 50  # files added between two add_to_store progress calls
-POISON_TIMEOUTS = 3  # a page timing out this often while other pages succeed fails its file
-
-
-class _Stopped(Exception):
-    """The run is stopping; the page is left for a later run."""
 
 
 @dataclass(eq=False)
@@ -98,14 +97,13 @@ class BatchRunner:
         """
         self.store, self.recognize, self.jobs, self.on_event = store, recognize, max(1, jobs), on_event
         self.force_ocr = force_ocr
-        self.patience_s, self.first_backoff_s, self.max_backoff_s = patience_s, first_backoff_s, max_backoff_s
         self.skipped = tuple(skipped)
         self._go = threading.Event()  # cleared while paused
         self._go.set()
         self._halt = threading.Event()  # set once the run must stop
+        self._outage = OutagePolicy(patience_s, first_backoff_s, max_backoff_s, self._halt, self._emit)
         self._lock = threading.RLock()
         self._stop_reason: str | None = None
-        self._outage_since: float | None = None
         self._counts = dict.fromkeys(("done", "failed", "total", "pages", "lines", "sent"), 0)
         self._started = 0.0
 
@@ -203,7 +201,7 @@ class BatchRunner:
             except sqlite3.Error:
                 raise
             except Exception as exc:  # UnreadableFile, or anything else reading this file raised
-                self._fail(task, _cause(record.path, exc))
+                self._fail(task, failure_cause(record.path, exc))
             finally:
                 pages.close()
         with self._lock:
@@ -220,11 +218,11 @@ class BatchRunner:
             if task.cause is not None:
                 return
             if not self._wait_go():
-                raise _Stopped
+                raise Stopped
             result = text_layer_result(page)
             if result is None:
                 wire = images.encode_for_wire(page)
-                result = _in_page_pixels(self._recognize(wire.data, page.name), wire.scale, page)
+                result = in_page_pixels(self._recognize(wire.data, page.name), wire.scale, page)
             result = with_codes(result, page.image)  # a VAT invoice's QR code, for its fields
             self.store.save_page(task.record, page.index, result)
             sent = int(result.source == "ocr")
@@ -234,7 +232,7 @@ class BatchRunner:
                 progress = self._progress()
             self._emit(PageDone(task.record.id, task.record.path, page.index, page.count, result))
             self._emit(progress)
-        except _Stopped:
+        except Stopped:
             with self._lock:
                 task.incomplete = True
         except _FATAL as exc:
@@ -243,7 +241,9 @@ class BatchRunner:
                 task.incomplete = True
         except Exception as exc:  # InvalidImage, InferenceFailed, a bad page: this file fails
             where = f"page {page.index + 1} of {page.count}: " if page.count > 1 else ""
-            self._fail(task, where + _cause(page.source, exc), retryable=isinstance(exc, _SERVER_FAULTS))
+            self._fail(
+                task, where + failure_cause(page.source, exc), retryable=isinstance(exc, _SERVER_FAULTS)
+            )
         finally:
             with self._lock:
                 task.outstanding -= 1
@@ -251,38 +251,12 @@ class BatchRunner:
             self._check_finished(task)
 
     def _recognize(self, data: bytes, name: str) -> PageResult:
-        """recognize(), sent again with backoff while the server is unavailable, within patience."""
-        attempt = timeouts = 0
-        sent_before = self._counts["sent"]
-        while True:
-            if self._halt.is_set():
-                raise _Stopped
-            try:
-                result = self.recognize(data, name)
-            except ServerUnavailable as exc:
-                if isinstance(exc, TlsError):
-                    raise
-                timeouts += isinstance(exc, ServerTimeout)
-                if timeouts >= POISON_TIMEOUTS and self._counts["sent"] > sent_before:
-                    why = f"timed out {timeouts} times while other pages were read: {exc}"
-                    raise ServerTimeout(why) from None
-                attempt += 1
-                now = time.monotonic()
-                with self._lock:
-                    self._outage_since = self._outage_since or now
-                    waited = now - self._outage_since
-                if waited >= self.patience_s:
-                    self._stop(f"server unavailable for {waited:.0f} s: {exc}")
-                    raise _Stopped from None
-                delay = min(self.max_backoff_s, self.first_backoff_s * 2 ** (attempt - 1),
-                            self.patience_s - waited)  # fmt: skip
-                self._emit(ServerWaiting(str(exc), attempt, delay, waited))
-                if self._halt.wait(delay):
-                    raise _Stopped from None
-                continue
-            with self._lock:
-                self._outage_since = None
-            return result
+        """recognize() through the outage policy; a run out of patience stops here."""
+        try:
+            return self._outage.recognize(self.recognize, data, name, lambda: self._counts["sent"])
+        except OutOfPatience as exc:
+            self._stop(str(exc))
+            raise Stopped from None
 
     def _fail(self, task: _FileTask, cause: str, retryable: bool = False) -> None:
         with self._lock:
@@ -337,61 +311,6 @@ class BatchRunner:
             stopped=self._stop_reason,
             receipts=totals.receipts,
         )
-
-
-def _cause(path: Path, exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    return text if str(path) in text else f"{path.name}: {text}"
-
-
-def text_layer_result(page: images.Page) -> PageResult | None:
-    """The page's result from its own PDF text layer when that is real text, else None (OCR it)."""
-    layer = page.text_layer
-    if layer is None or not layer.usable:
-        return None
-    width, height = page.image.size
-    lines, turn = layer.lines, layer.orientation
-    exact = page.exact_fields  # an e-invoice's own field values (core.einvoice)
-    return PageResult(
-        page.name, width, height, lines, orientation=turn, source="text-layer", exact_fields=exact
-    )
-
-
-def _in_page_pixels(result: PageResult, scale: float, page: images.Page) -> PageResult:
-    """The result for an encoded page with boxes and size in the page's own pixels."""
-    lines = result.lines
-    if scale != 1.0:
-        lines = tuple(
-            TextLine(box=tuple((x * scale, y * scale) for x, y in line.box), text=line.text, score=line.score)
-            for line in lines
-        )
-    width, height = page.image.size
-    receipts = result.rescaled(scale).receipts
-    return PageResult(page.name, width, height, lines, result.elapsed_ms, result.orientation, receipts)
-
-
-def add_to_store(
-    store: BatchStore, paths: Iterable[Path | str], on_progress: Callable[[int, int], None] | None = None
-) -> list[tuple[Path, str]]:
-    """Discover files under ``paths`` (recursive) and add them to ``store``; the skipped ones, with why.
-
-    Files inside the store's folder (the output folder) are never inputs. ``on_progress(done, found)``
-    is called every PROGRESS_EVERY files (hashing a large folder takes a while).
-    """
-    out_dir = store.path.parent.absolute()
-    found, skipped = images.discover([Path(p) for p in paths])
-    skipped = [(p, why) for p, why in skipped if not (p.name.startswith(STORE_NAME) and p.parent == out_dir)]
-    for n, path in enumerate(found, 1):
-        if path.absolute().is_relative_to(out_dir):
-            skipped.append((path, "inside the output folder"))
-        else:
-            try:
-                store.add_files([path])
-            except OSError as exc:
-                skipped.append((path, f"cannot be read ({exc.strerror or exc})"))
-        if on_progress is not None and n % PROGRESS_EVERY == 0:
-            on_progress(n, len(found))
-    return skipped
 
 
 def run_batch(

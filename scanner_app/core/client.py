@@ -1,17 +1,17 @@
 """The Triton client: one shared gRPC channel, a deadline on every call, retries, errors mapped.
 
 Only UNAVAILABLE and DEADLINE_EXCEEDED are retried (exponential backoff with jitter); TLS
-handshake failures, refused images and unknown models never are.
+handshake failures, refused images and unknown models never are. The options and the channel:
+scanner_app.core.client_options; what connect() reports and checks: scanner_app.core.pipeline_info
+(both re-exported here).
 """
 
 from __future__ import annotations
 
-import random
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -31,6 +31,8 @@ from scanner_app.contract import (
     TEXTS_OUTPUT,
 )
 from scanner_app.core import tls as tlsmod
+from scanner_app.core.client_options import ClientOptions
+from scanner_app.core.client_options import _channel_args as _channel_args  # tests read it from here
 from scanner_app.core.errors import (
     InferenceFailed,
     InvalidImage,
@@ -40,121 +42,27 @@ from scanner_app.core.errors import (
     ServerUnavailable,
     TlsError,
 )
+from scanner_app.core.pipeline_info import (
+    PIPELINE_INPUTS,
+    PIPELINE_OUTPUTS,
+    InstanceGroup,
+    ModelFacts,
+    PipelineInfo,
+    TensorSpec,
+    contract_problems,
+    model_facts,
+    tensor_spec,
+)
 from scanner_app.core.results import PageResult, Receipt, TextLine
+
+__all__ = ["PIPELINE_INPUTS", "PIPELINE_OUTPUTS", "ClientOptions", "InstanceGroup", "ModelFacts", "OcrClient",
+           "PipelineInfo", "Recognizer", "TensorSpec", "contract_problems", "map_error",
+           "page_from_response"]  # fmt: skip
 
 T = TypeVar("T")
 # Read when the server has them (issue 11); a server without them: upright, one document per page.
 # Requests name no outputs, so the server sends all it has and an older one still answers.
 _OPTIONAL_OUTPUTS = (ORIENTATION_OUTPUT, DOCUMENTS_OUTPUT, LINE_DOCUMENTS_OUTPUT)
-
-
-@dataclass(frozen=True)
-class ClientOptions:
-    """How the client talks to a server. TLS is on when `ssl` is set or any PEM file is given."""
-
-    timeout_s: float = 60.0  # deadline of each call (each attempt)
-    retries: int = 3  # extra attempts after UNAVAILABLE / DEADLINE_EXCEEDED
-    backoff_base_s: float = 0.25  # first retry waits 0.5-1 x this, doubling up to backoff_max_s
-    backoff_max_s: float = 2.0  # also caps gRPC's own reconnect backoff
-    ssl: bool = False  # TLS with the system CAs when no root_certificates is given
-    root_certificates: Path | None = None
-    private_key: Path | None = None
-    certificate_chain: Path | None = None
-    ssl_target_name: str | None = None  # check the server certificate against this name
-
-    def __post_init__(self) -> None:
-        if self.timeout_s <= 0 or self.retries < 0 or self.backoff_base_s < 0:
-            raise ValueError("timeout_s must be > 0, retries and backoff_base_s >= 0")
-        if self.backoff_max_s < self.backoff_base_s:
-            raise ValueError("backoff_max_s must be >= backoff_base_s")
-
-    @property
-    def tls(self) -> tlsmod.TlsSettings:
-        files = (self.root_certificates, self.private_key, self.certificate_chain)
-        return tlsmod.TlsSettings(
-            enabled=self.ssl or any(f is not None for f in files),
-            root_certificates=_path(self.root_certificates),
-            private_key=_path(self.private_key),
-            certificate_chain=_path(self.certificate_chain),
-            target_name=self.ssl_target_name,
-        )
-
-    def grpc_client(self, url: str) -> grpcclient.InferenceServerClient:
-        """The one way to open a tritonclient gRPC client: TLS files checked, name override, reconnects."""
-        tls = self.tls
-        if tls.enabled:
-            tlsmod.check_files(tls)
-        return grpcclient.InferenceServerClient(
-            url=url,
-            ssl=tls.enabled,
-            root_certificates=_text(tls.root_certificates),
-            private_key=_text(tls.private_key),
-            certificate_chain=_text(tls.certificate_chain),
-            channel_args=_channel_args(self),
-        )
-
-    def backoff(self, retry: int) -> float:
-        """Seconds to wait before retry number `retry` (0-based): capped doubling, 50-100 % of it."""
-        delay = min(self.backoff_max_s, self.backoff_base_s * 2.0**retry)
-        return delay * random.uniform(0.5, 1.0)
-
-
-def _path(value: Path | str | None) -> Path | None:
-    return None if value is None else Path(value)
-
-
-def _text(path: Path | None) -> str | None:
-    return None if path is None else str(path)
-
-
-@dataclass(frozen=True)
-class TensorSpec:
-    """A tensor as the client sends or reads it: shape with the batch dimension, -1 = any."""
-
-    name: str
-    datatype: str
-    shape: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class InstanceGroup:
-    kind: str  # KIND_CPU, KIND_GPU, KIND_MODEL, KIND_AUTO
-    count: int
-    gpus: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class ModelFacts:
-    """Scheduling facts of one model, from its configuration on the server."""
-
-    name: str
-    backend: str  # backend or platform: "python", "onnxruntime", "ensemble", ...
-    max_batch_size: int
-    dynamic_batching: bool
-    instance_groups: tuple[InstanceGroup, ...]
-
-
-@dataclass(frozen=True)
-class PipelineInfo:
-    """What the server said about the pipeline at connect time."""
-
-    url: str
-    server_version: str
-    tls: bool
-    inputs: tuple[TensorSpec, ...]
-    outputs: tuple[TensorSpec, ...]
-    pipeline: ModelFacts
-    models: tuple[ModelFacts, ...]  # ensemble steps in order, then models they call (recognition)
-
-
-# The pipeline as this client uses it: a batch of one image in, one page out.
-PIPELINE_INPUTS = (TensorSpec(IMAGE_INPUT, "BYTES", (1, 1)),)
-PIPELINE_OUTPUTS = (
-    TensorSpec(BOXES_OUTPUT, "FP32", (1, -1, 4, 2)),
-    TensorSpec(TEXTS_OUTPUT, "BYTES", (1, -1)),
-    TensorSpec(SCORES_OUTPUT, "FP32", (1, -1)),
-    TensorSpec(IMAGE_SIZE_OUTPUT, "INT32", (1, 2)),
-)
 
 
 class Recognizer(Protocol):
@@ -163,29 +71,6 @@ class Recognizer(Protocol):
     def recognize(self, encoded: bytes, name: str = "") -> PageResult: ...
 
     def close(self) -> None: ...
-
-
-def contract_problems(inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec]) -> list[str]:
-    """How the server's pipeline tensors differ from PIPELINE_INPUTS/OUTPUTS (empty when they fit)."""
-    problems = []
-    for kind, expected, served in (("input", PIPELINE_INPUTS, inputs), ("output", PIPELINE_OUTPUTS, outputs)):
-        by_name = {t.name: t for t in served}
-        for want in expected:
-            got = by_name.get(want.name)
-            if got is None:
-                problems.append(f"no {kind} {want.name}")
-            elif got.datatype != want.datatype:
-                problems.append(f"{kind} {want.name} is {got.datatype}, expected {want.datatype}")
-            elif len(got.shape) != len(want.shape) or any(
-                w != -1 and g != -1 and w != g for w, g in zip(want.shape, got.shape, strict=True)
-            ):
-                problems.append(
-                    f"{kind} {want.name} has shape {list(got.shape)}, expected {list(want.shape)}"
-                )
-    extra = sorted({t.name for t in inputs} - {t.name for t in PIPELINE_INPUTS})
-    if extra:
-        problems.append(f"extra inputs {extra} that this client does not send")
-    return problems
 
 
 def map_error(
@@ -211,25 +96,6 @@ def map_error(
             return ServerUnavailable(f"{human} [{message}]")
         return ServerUnavailable(f"server {url} is unavailable: {message}")
     return InferenceFailed(f"server {url} failed: {message}")
-
-
-def _channel_args(options: ClientOptions) -> list[tuple[str, Any]]:
-    """tritonclient's default channel arguments, plus a short reconnect backoff and the name override."""
-    keep = grpcclient.KeepAliveOptions()
-    args: list[tuple[str, Any]] = [
-        ("grpc.max_send_message_length", grpcclient.MAX_GRPC_MESSAGE_SIZE),
-        ("grpc.max_receive_message_length", grpcclient.MAX_GRPC_MESSAGE_SIZE),
-        ("grpc.keepalive_time_ms", keep.keepalive_time_ms),
-        ("grpc.keepalive_timeout_ms", keep.keepalive_timeout_ms),
-        ("grpc.keepalive_permit_without_calls", keep.keepalive_permit_without_calls),
-        ("grpc.http2.max_pings_without_data", keep.http2_max_pings_without_data),
-        # gRPC otherwise waits up to 120 s before reconnecting to a server that was down.
-        ("grpc.initial_reconnect_backoff_ms", max(100, int(options.backoff_base_s * 1000))),
-        ("grpc.max_reconnect_backoff_ms", max(100, int(options.backoff_max_s * 1000))),
-    ]
-    if options.ssl_target_name:
-        args.append(("grpc.ssl_target_name_override", options.ssl_target_name))
-    return args
 
 
 class OcrClient:
@@ -313,8 +179,8 @@ class OcrClient:
                 f"server {self.url} does not serve {PIPELINE_MODEL}{self._served()}. "
                 "Start it with this app's model_repository."
             ) from None
-        inputs = tuple(_tensor(t) for t in metadata.get("inputs", []))
-        outputs = tuple(_tensor(t) for t in metadata.get("outputs", []))
+        inputs = tuple(tensor_spec(t) for t in metadata.get("inputs", []))
+        outputs = tuple(tensor_spec(t) for t in metadata.get("outputs", []))
         problems = contract_problems(inputs, outputs)
         if problems:
             raise ServerContractError(
@@ -327,7 +193,7 @@ class OcrClient:
         models = []
         for name in names:
             try:
-                models.append(_facts(self._config(name)))
+                models.append(model_facts(self._config(name)))
             except ServerContractError:
                 if name in steps:
                     raise
@@ -337,7 +203,7 @@ class OcrClient:
             tls=self.options.tls.enabled,
             inputs=inputs,
             outputs=outputs,
-            pipeline=_facts(config),
+            pipeline=model_facts(config),
             models=tuple(models),
         )
 
@@ -360,33 +226,9 @@ class OcrClient:
         started = time.perf_counter()
         # The deadline also travels as the request's timeout: the server drops it once nobody waits.
         timeout_us = int(self.options.timeout_s * 1_000_000)
-        response = self._call(
-            self._client.infer, PIPELINE_MODEL, [request], timeout=timeout_us
-        )
+        response = self._call(self._client.infer, PIPELINE_MODEL, [request], timeout=timeout_us)
         elapsed_ms = (time.perf_counter() - started) * 1000.0
         return page_from_response(response, name, elapsed_ms)
-
-
-def _tensor(meta: dict[str, Any]) -> TensorSpec:
-    return TensorSpec(str(meta["name"]), str(meta["datatype"]), tuple(int(d) for d in meta.get("shape", [])))
-
-
-def _facts(config: dict[str, Any]) -> ModelFacts:
-    groups = tuple(
-        InstanceGroup(
-            kind=str(g.get("kind", "KIND_AUTO")),
-            count=int(g.get("count", 1)),
-            gpus=tuple(int(x) for x in g.get("gpus", [])),
-        )
-        for g in config.get("instance_group", [])
-    )
-    return ModelFacts(
-        name=str(config.get("name", "")),
-        backend=str(config.get("backend") or config.get("platform") or ""),
-        max_batch_size=int(config.get("max_batch_size", 0)),
-        dynamic_batching="dynamic_batching" in config,
-        instance_groups=groups,
-    )
 
 
 def page_from_response(response: grpcclient.InferResult, name: str, elapsed_ms: float) -> PageResult:

@@ -91,6 +91,11 @@ class StoreSummary:
         return self.queued + self.running + self.done + self.failed
 
 
+def record_id(item: FileRecord | PageRecord | int) -> int:
+    """The id of a record, or the id itself (the store's methods take either)."""
+    return item if isinstance(item, int) else item.id
+
+
 def file_sha256(path: Path) -> str:
     """SHA-256 of a file's content, read in chunks."""
     digest = hashlib.sha256()

@@ -4,38 +4,38 @@ The run itself is a BatchJob on a Background thread (scanner_app.gui.batch_worke
 arrive here in lists (those queued since the last wake-up), folded into a RowBook; the changed rows
 are repainted once per list. Each file's receipts (vendor, date, total, what to check, checked marks)
 come from a ReviewSession (scanner_app.gui.review_session) that reads them off the GUI thread as
-files finish; the review row above the table walks what needs a look (F8 / Shift+F8, Enter).
+files finish; the review row above the table walks what needs a look (F8 / Shift+F8, Enter), joined
+to the table by BatchReviewRows (scanner_app.gui.batch_review_rows). The table itself:
+scanner_app.gui.batch_table_view; where batch folders go: scanner_app.gui.batch_folders.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QSettings, QSortFilterProxyModel, QStandardPaths, Qt, Signal
+from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
     QSpinBox,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from scanner_app.core.batch_events import BatchFinished, FileDone
 from scanner_app.core.batch_export import export_store
-from scanner_app.core.review import by_file
 from scanner_app.core.store import BatchStore
 from scanner_app.gui.background import Background
 from scanner_app.gui.batch_export_bar import ExportBar, parse_formats
+from scanner_app.gui.batch_folders import batches_root, new_batch_folder
+from scanner_app.gui.batch_review_rows import BatchReviewRows
 from scanner_app.gui.batch_rows import RowBook, RunTotals
-from scanner_app.gui.batch_table_model import FILE_ID_ROLE, PATH_ROLE, SORT_ROLE, BatchTableModel
+from scanner_app.gui.batch_table_model import BatchTableModel
+from scanner_app.gui.batch_table_view import BatchTableView
 from scanner_app.gui.batch_worker import BatchJob, Prepared, PrepareFailed, Preparing
 from scanner_app.gui.connection import ConnectionStatus, ServerConnection
 from scanner_app.gui.core_text import translated
@@ -44,25 +44,9 @@ from scanner_app.gui.review_session import ReviewSession
 from scanner_app.gui.units import rate_text
 from scanner_app.gui.watch_bar import WatchBar
 
+__all__ = ["DEFAULT_JOBS", "BatchPanel", "batches_root", "new_batch_folder"]
+
 DEFAULT_JOBS = 4
-
-
-def batches_root() -> Path:
-    """Where new batch folders go: QSettings "batch/folder", else AppDataLocation/batches."""
-    chosen = str(QSettings().value("batch/folder", "") or "")
-    if chosen:
-        return Path(chosen)
-    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)) / "batches"
-
-
-def new_batch_folder(root: Path) -> Path:
-    """``root/<YYYYmmdd-HHMMSS>`` (with a suffix when that exists already)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    folder, n = root / stamp, 1
-    while folder.exists():
-        n += 1
-        folder = root / f"{stamp}-{n}"
-    return folder
 
 
 class BatchPanel(QWidget):
@@ -83,16 +67,17 @@ class BatchPanel(QWidget):
         self._waiting: tuple[list[Path], Path | None] | None = None  # a batch held until the server is up
         self._book = RowBook()
         self.model = BatchTableModel(self._book, self)
-        self.proxy = QSortFilterProxyModel(self)  # the order shown (a header clicked)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(SORT_ROLE)
         self.review = ReviewSession(self)
         self._background = Background(self)  # exports
         self._runs = Background(self, threads=1)  # the batch run
         self._build()
+        self._review_rows = BatchReviewRows(self.review, self.review_bar, self._book, self.model, self.table)
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda *_: self._review_rows.show_checked_state()
+        )
         self.export_bar.export_requested.connect(self.export_to)
         self.export_bar.sheet_requested.connect(self.export_sheet)
-        self.review.changed.connect(self._on_review_changed)
+        self.review.changed.connect(self._review_rows.on_changed)
         self.review.failed.connect(self._on_review_failed)
         self.review.sheet_written.connect(self._on_sheet_written)
         self.review_bar.step_requested.connect(self.review_step)
@@ -130,23 +115,9 @@ class BatchPanel(QWidget):
         self.review_bar.show_queue(self.review.queue, False)
         layout.addWidget(self.review_bar)
 
-        self.table = QTableView(self)
-        self.table.setModel(self.proxy)
-        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # the store's order
-        self.table.setSortingEnabled(True)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # the vendor takes the room left
-        self.table.setColumnWidth(0, 220)
-        self.table.setColumnWidth(1, 240)  # a failed row's cause is elided here, whole in the tooltip
-        for column in range(5, self.model.columnCount()):  # counts, the tick, pages, lines, ms
-            self.table.setColumnWidth(column, 76)
-        self.table.doubleClicked.connect(self._on_row_activated)
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_checked_state())
+        self.table = BatchTableView(self.model, self)
+        self.proxy = self.table.proxy  # the order shown (a header clicked)
+        self.table.file_activated.connect(lambda path: self.open_requested.emit(path, 0))
         layout.addWidget(self.table, 1)
 
         self.progress = QProgressBar(self)
@@ -272,13 +243,7 @@ class BatchPanel(QWidget):
     def review_step(self, delta: int = 1) -> None:
         """Go to the next (+1) or previous (-1) field to check, in the table's order as sorted on
         screen: its row selected, its value ready."""
-        shown = (self.proxy.index(n, 0).data(FILE_ID_ROLE) for n in range(self.proxy.rowCount()))
-        self.review.queue.set_order(file_id for file_id in shown if file_id is not None)
-        item = self.review.queue.step(delta)
-        self._show_review()
-        if item is not None:
-            self._select_file(item.receipt)
-            self.review_bar.focus_value()
+        self._review_rows.step(delta)
 
     def review_accept(self) -> None:
         """The current field is right as read (Enter): stored, it leaves the queue."""
@@ -292,22 +257,7 @@ class BatchPanel(QWidget):
         """Mark the selected file's receipts as checked, or clear the mark (Ctrl+M, the Checked button).
 
         On a page with several receipts, the one under review is marked when its file is selected."""
-        index = self.table.currentIndex()
-        file_id = index.data(FILE_ID_ROLE) if index.isValid() else None
-        if file_id is None:
-            current = self.review.queue.current
-            receipt = self.review.queue.receipt(current.receipt) if current else None
-            file_id = receipt.file_id if receipt else None
-        row = self._book.row_of(file_id) if file_id is not None else None
-        review = self._book.rows[row].review if row is not None else None
-        if review is None:
-            return
-        keys = [r.key for r in review.receipts]
-        current = self.review.queue.current
-        if current is not None and current.receipt in keys and len(keys) > 1:
-            keys = [current.receipt]
-        receipts = [r for r in review.receipts if r.key in keys]
-        self.review.set_checked(keys, not all(r.checked for r in receipts))
+        self._review_rows.toggle_checked()
 
     def export_sheet(self, path: Path) -> None:
         """The batch's reimbursement sheet (XLSX or CSV by suffix), a row per receipt, edits applied."""
@@ -319,32 +269,6 @@ class BatchPanel(QWidget):
         super().showEvent(event)
         if self.review.loaded:
             self.review.refresh([row.file_id for row in self._book.rows if row.state == "done"])
-
-    def _on_review_changed(self) -> None:
-        changed = self._book.set_reviews(by_file(self.review.queue.reviews))
-        self.model.rows_changed(changed)
-        self._show_review()
-        self._show_checked_state()
-
-    def _show_review(self) -> None:
-        self.review_bar.show_queue(self.review.queue, self.review.loaded)
-
-    def _show_checked_state(self) -> None:
-        index = self.table.currentIndex()
-        row = self._book.row_of(index.data(FILE_ID_ROLE)) if index.isValid() else None
-        review = self._book.rows[row].review if row is not None else None
-        self.review_bar.checked_button.setEnabled(review is not None)
-        self.review_bar.checked_button.setChecked(review is not None and review.checked == review.count > 0)
-
-    def _select_file(self, key: tuple[int, int]) -> None:
-        receipt = self.review.queue.receipt(key)
-        row = self._book.row_of(receipt.file_id) if receipt is not None else None
-        if row is None:
-            return
-        index = self.proxy.mapFromSource(self.model.index(row, 0))
-        self.table.selectRow(index.row())
-        self.table.setCurrentIndex(index)
-        self.table.scrollTo(index)
 
     def _on_review_failed(self, message: str) -> None:
         self.export_bar.result.setText(message)
@@ -458,11 +382,6 @@ class BatchPanel(QWidget):
         self.continue_button.setEnabled(job is None and pending)
         self.add_folder_button.setEnabled(job is None)
         self.add_files_button.setEnabled(job is None)
-
-    def _on_row_activated(self, index: QModelIndex) -> None:
-        path = index.data(PATH_ROLE)  # a proxy index: the row as shown
-        if path is not None:
-            self.open_requested.emit(Path(path), 0)
 
     def _on_exported(self, written: list[Path] | None, error: BaseException | None) -> None:
         self.export_bar.button.setEnabled(True)
