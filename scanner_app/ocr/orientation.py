@@ -30,6 +30,7 @@ import numpy as np
 from scanner_app.ocr.detect import boxes_from_probability, preprocess_for_detection
 from scanner_app.ocr.engine import RecognizedLine, assemble_lines, decode_plan, plan_crops
 from scanner_app.ocr.params import DetParams, RecParams
+from scanner_app.ocr.punctuation import accept_colon_reading, colon_extensions
 from scanner_app.ocr.recognize import crop_text_line, is_vertical
 
 CLS_HEIGHT, CLS_WIDTH = 48, 192  # the classifier's input, as PaddleOCR feeds it
@@ -215,7 +216,38 @@ async def read_upright(
                 if score >= max(decoded[turned[j]][1] + params.line_gain, params.line_doubt):
                     decoded[turned[j]] = (text, score)
                     flipped += 1
+    if rec_params.colon.enabled:
+        boxes = await read_colons(image, boxes, decoded, models, rec_params, keys)
     return assemble_lines(boxes, decoded, rec_params), flipped
+
+
+async def read_colons(
+    image: np.ndarray,
+    boxes: Sequence[np.ndarray],
+    decoded: dict[int, tuple[str, float]],
+    models: Models,
+    rec_params: RecParams,
+    keys: Sequence[str],
+) -> list[np.ndarray]:
+    """Lines with a dropped colon at an end (ocr.punctuation) are read again over it.
+
+    The longer reading replaces the line's (in ``decoded``) and its box the line's only when it is
+    the line's own text plus ":" (and at most one space) at that end; the boxes are returned.
+    """
+    boxes = list(boxes)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    texts = [decoded[i][0] if decoded[i][1] >= rec_params.drop_score else "" for i in range(len(boxes))]
+    found = colon_extensions(gray, boxes, rec_params.colon, texts)
+    if not found:
+        return boxes
+    order = sorted(found)
+    plan = plan_crops([crop_text_line(image, found[i].box, rec_params.margin) for i in order], rec_params)
+    again = decode_plan(plan, await _recognize_all(models, plan.batches), keys)
+    for j, index in enumerate(order):
+        if accept_colon_reading(decoded[index][0], again[j][0], found[index].trailing):
+            decoded[index] = again[j]
+            boxes[index] = found[index].box
+    return boxes
 
 
 async def read_page(
