@@ -29,7 +29,7 @@ from tritonclient.utils import InferenceServerException
 from scanner_app import contract
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
-from scanner_app.server.supervise import stubs_of
+from scanner_app.server.supervise import Supervisor, stubs_of
 
 sys.path.insert(0, str(Path(__file__).parent))
 from proc_memory import own_mb, pss_mb, regions_mb, rss_mb
@@ -64,6 +64,11 @@ def oversize(server: EmbeddedServer, client: grpcclient.InferenceServerClient, c
         after = footprint(server)
         _delta(f"  left by request {n}", before, after)
     _delta(f"  all {count}", first, footprint(server))
+    # What the app's supervisor then does: reload each model whose region a refused request grew.
+    for event in Supervisor(server).recycle_oversized():
+        print(f"  supervisor: {event.kind}: {event.message}")
+    time.sleep(2.0)
+    _delta(f"  all {count}, then the supervisor's recycling", first, footprint(server))
 
 
 Footprint = dict[str, tuple[float, float, float]]

@@ -23,6 +23,9 @@ class _NoServer:
         self.grpc_url = "127.0.0.1:1"
         self.pid = None
 
+    def protect_regions(self) -> None:
+        pass
+
 
 def _stub(instance: str, pid: int) -> Stub:
     return Stub(instance, ProcInfo(pid, "triton_python_b", "S", 1, 1, pid))
@@ -140,3 +143,25 @@ def test_regions_are_pre_sized_only_where_dev_shm_has_room_for_them() -> None:
     assert f"--backend-config=python,shm-default-byte-size={SHM_DEFAULT_BYTES}" in big and len(big) == 2
     free = shm_free_bytes()
     assert free is None or free >= 0
+
+
+def test_stubs_gone_after_a_signal_to_the_server_name_the_server_not_a_stub(monkeypatch) -> None:
+    from scanner_app.server import supervise
+
+    server = _NoServer()
+    server.pid = 1  # type: ignore[assignment]
+    server.is_running = lambda: True  # type: ignore[attr-defined]
+    log = ['I1202 "Started GRPCInferenceService at 127.0.0.1:1"']
+    server.log_tail = lambda lines=40: "\n".join(log)  # type: ignore[attr-defined]
+    supervisor = Supervisor(server)  # type: ignore[arg-type]
+    now = [_stub("text_detection_0_0", 10), _stub("text_recognition_0_0", 20)]
+    monkeypatch.setattr(supervise, "stubs_of", lambda pid: list(now))
+    monkeypatch.setattr(supervise.shm, "still_running", lambda info: any(s.info == info for s in now))
+    supervisor._record_stubs()
+    now.pop()  # one stub gone, no signal in the log: a dead stub
+    assert supervisor._problem(False) == ("stub-died", "model instance process died: text_recognition_0_0")
+    log += ["Signal (15) received.", '"Waiting for in-flight requests to complete."']
+    now.clear()  # Triton unloads every model on SIGTERM
+    kind, message = supervisor._problem(False) or ("", "")
+    assert kind == "server-exited" and "signal 15 (SIGTERM)" in message and "shutting down" in message
+    assert supervise.signal_received("Signal (99) received.") == "signal 99"

@@ -4,7 +4,7 @@
 <context>
     <name>BatchPanel</name>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="431"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="358"/>
         <source>%n file(s)</source>
         <translation>
             <numerusform>%n file</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="431"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="358"/>
         <source>%n page(s)</source>
         <translation>
             <numerusform>%n page</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="432"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="359"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="473"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="395"/>
         <source>Wrote %n file(s): {0}</source>
         <translation>
             <numerusform>Wrote %n file: {0}</numerusform>

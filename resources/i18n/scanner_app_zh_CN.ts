@@ -4,191 +4,191 @@
 <context>
     <name>BatchPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="109"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="94"/>
         <source>Add folder...</source>
         <translation>添加文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="110"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="95"/>
         <source>Add files...</source>
         <translation>添加文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="111"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="96"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="112"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="97"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="113"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="98"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="114"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="99"/>
         <source>Continue</source>
         <translation>继续处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="115"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="100"/>
         <source>Run the files this batch still has queued</source>
         <translation>处理此批次中仍在排队的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="118"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="103"/>
         <source>Batch folder...</source>
         <translation>批次文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="120"/>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="368"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="105"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="295"/>
         <source>Where new batches keep their results: {0}</source>
         <translation>新批次保存结果的位置：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="122"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="107"/>
         <source>Requests in flight:</source>
         <translation>并发请求数：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="156"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="127"/>
         <source>No batch yet: add a folder or files.</source>
         <translation>尚无批次：请添加文件夹或文件。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="192"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="163"/>
         <source>A batch is running: cancel it before starting another.</source>
         <translation>有批次正在运行：请先取消再开始新的批次。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="196"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="167"/>
         <source>Waiting for the server to be ready; the batch starts then.</source>
         <translation>正在等待服务器就绪；就绪后批处理开始。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="204"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="175"/>
         <source>Reading the files under {0}...</source>
         <translation>正在读取 {0} 下的文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="228"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="199"/>
         <source>Paused: the pages in flight finish, no new page is sent.</source>
         <translation>已暂停：正在处理的页面会完成，不再发送新页面。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="240"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="211"/>
         <source>Cancelled before it started.</source>
         <translation>已在开始前取消。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="243"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="214"/>
         <source>Cancelling: waiting for the pages in flight...</source>
         <translation>正在取消：等待正在处理的页面...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="251"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="222"/>
         <source>Nothing to export yet.</source>
         <translation>暂无可导出的内容。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="254"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="225"/>
         <source>Exporting to {0}...</source>
         <translation>正在导出到 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="311"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="264"/>
         <source>Writing {0}...</source>
         <translation>正在写入 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="350"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="277"/>
         <source>Wrote {0}</source>
         <translation>已写入 {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="360"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="287"/>
         <source>Choose a folder to read</source>
         <translation>选择要识别的文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="365"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="292"/>
         <source>Keep new batches in</source>
         <translation>将新批次保存在</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="372"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="299"/>
         <source>Choose files to read</source>
         <translation>选择要识别的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="388"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="315"/>
         <source>Adding files: {0} of {1}...</source>
         <translation>正在添加文件：{0}/{1}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="430"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="357"/>
         <source>{0} of {1}, {2} failed; {3}, {4}; {5}</source>
         <translation>{0}/{1}，{2} 个失败；{3}，{4}；{5}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="431"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="358"/>
         <source>%n file(s)</source>
         <translation>
             <numerusform>%n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="431"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="358"/>
         <source>%n page(s)</source>
         <translation>
             <numerusform>%n 页</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="432"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="359"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n 行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="473"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="395"/>
         <source>Wrote %n file(s): {0}</source>
         <translation>
             <numerusform>已写入 %n 个文件：{0}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="434"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="361"/>
         <source>; {0} skipped</source>
         <translation>；跳过 {0} 个</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="437"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="364"/>
         <source>Finished: </source>
         <translation>已完成：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="439"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="366"/>
         <source>. Stopped early: {0}</source>
         <translation>。提前停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="441"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="368"/>
         <source>. Server unavailable, retrying in {0:.0f} s (waiting {1:.0f} s): {2}</source>
         <translation>。服务器不可用，{0:.0f} 秒后重试（已等待 {1:.0f} 秒）：{2}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="444"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="371"/>
         <source>. Paused.</source>
         <translation>。已暂停。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="467"/>
+        <location filename="../../scanner_app/gui/batch_panel.py" line="389"/>
         <source>Export failed: {0}</source>
         <translation>导出失败：{0}</translation>
     </message>
@@ -699,52 +699,52 @@
 <context>
     <name>DashboardCharts</name>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="272"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="341"/>
         <source>Throughput</source>
         <translation>吞吐量</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="272"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="341"/>
         <source>images/s</source>
         <translation>张/秒</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="273"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="342"/>
         <source>Latency</source>
         <translation>延迟</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="273"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="342"/>
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="274"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="343"/>
         <source>Average executed batch per model</source>
         <translation>各模型的平均执行批大小</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="274"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="343"/>
         <source>requests</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="276"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="345"/>
         <source>Compute (solid) vs queue (dashed) per model</source>
         <translation>各模型的计算（实线）与排队（虚线）时间</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="276"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="345"/>
         <source>ms per request</source>
         <translation>每请求毫秒数</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="278"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="347"/>
         <source>CPU per server process</source>
         <translation>各服务器进程的 CPU</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="278"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="347"/>
         <source>% of all cores</source>
         <translation>占全部核心的 %</translation>
     </message>
@@ -1281,52 +1281,52 @@
 <context>
     <name>IssuesPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="32"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="41"/>
         <source>Errors by cause</source>
         <translation>按原因分类的错误</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="34"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="43"/>
         <source>Where the time goes</source>
         <translation>时间花在哪里</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="62"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="71"/>
         <source>{0}: no request completed in the {1:.1f} s measured; make the duration longer than one request takes, or lower the concurrency.</source>
         <translation>{0}：在测量的 {1:.1f} 秒内没有请求完成；请把时长设得比单个请求更长，或降低并发。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="85"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="94"/>
         <source>{0} responses differed from the golden results · {1} requests failed</source>
         <translation>{0} 个响应与基准结果不同 · {1} 个请求失败</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="89"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="98"/>
         <source>No golden-check mismatches, no errors</source>
         <translation>基准校验无差异，无错误</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="95"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="104"/>
         <source>{0} x {1}</source>
         <translation>{0} × {1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="97"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="106"/>
         <source>... and {0} more causes</source>
         <translation>...以及另外 {0} 种原因</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="102"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="111"/>
         <source>{0}: requests wait {1:.0f} ms in its queue for {2:.0f} ms of compute - this step is the bottleneck (give it more instances, or send fewer requests at once).</source>
         <translation>{0}：请求在队列中等待 {1:.0f} 毫秒，计算仅需 {2:.0f} 毫秒——此步骤是瓶颈（增加实例数，或减少同时发送的请求）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="107"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="116"/>
         <source>{0}: {1:.2f} items per execution, sent together by its caller (dynamic batching is off).</source>
         <translation>{0}：每次执行 {1:.2f} 项，由调用方一起发送（动态批处理已关闭）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="110"/>
+        <location filename="../../scanner_app/gui/dashboard/issues_panel.py" line="119"/>
         <source>{0}: the dynamic batcher merged {1:.2f} requests per execution on average. On a CPU a batch costs about as much per item as single requests, so batching adds waiting, not speed (compare a run with it off); on a GPU it pays.</source>
         <translation>{0}：动态批处理平均每次执行合并 {1:.2f} 个请求。在 CPU 上，批处理中每项的开销与单个请求相当，因此批处理只会增加等待而不会提速（可与关闭时的运行对比）；在 GPU 上则有收益。</translation>
     </message>
@@ -1951,7 +1951,7 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>RollingChart</name>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/charts.py" line="72"/>
+        <location filename="../../scanner_app/gui/dashboard/charts.py" line="85"/>
         <source>seconds</source>
         <translation>秒</translation>
     </message>
@@ -1959,123 +1959,123 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>RunForm</name>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="45"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="48"/>
         <source>Pipeline (ensemble)</source>
         <translation>完整流水线（ensemble）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="45"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="48"/>
         <source>Detection model only</source>
         <translation>仅检测模型</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="46"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="49"/>
         <source>Recognition model only</source>
         <translation>仅识别模型</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="47"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="50"/>
         <source>Baseline (serial Python server)</source>
         <translation>基线（串行 Python 服务器）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="51"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="54"/>
         <source>Generated receipts</source>
         <translation>生成的收据</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="54"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="57"/>
         <source>Folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="56"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="59"/>
         <source>a folder of images or PDFs</source>
         <translation>包含图片或 PDF 的文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="57"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="60"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="61"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="64"/>
         <source>One level (8), a list (1,2,4,8) or a doubling range (1-16)</source>
         <translation>单个级别（8）、列表（1,2,4,8）或倍增范围（1-16）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="62"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="65"/>
         <source>Stop after a number of requests</source>
         <translation>达到请求数后停止</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="63"/>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="68"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="66"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="71"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="65"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="68"/>
         <source>Open loop at</source>
         <translation>开环速率</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="67"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="70"/>
         <source>Poisson arrivals</source>
         <translation>泊松到达</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="69"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="72"/>
         <source>Until stable (last 3 windows within ±10 %, at most 10)</source>
         <translation>直到稳定（最近 3 个窗口相差 ±10% 以内，最多 10 个）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="70"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="73"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="71"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="74"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="85"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="89"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="89"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="93"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="95"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="99"/>
         <source>Concurrency or sweep</source>
         <translation>并发或扫描范围</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="96"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="100"/>
         <source>Duration per level</source>
         <translation>每级时长</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="105"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="109"/>
         <source>Rate</source>
         <translation>速率</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="106"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="110"/>
         <source>Warm-up</source>
         <translation>预热</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="120"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="124"/>
         <source>Choose a folder of images, or use generated receipts.</source>
         <translation>请选择图片文件夹，或使用生成的收据。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="152"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="156"/>
         <source>Images for the stress run</source>
         <translation>压力测试所用图片</translation>
     </message>
@@ -2334,34 +2334,44 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ServerConnection</name>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="70"/>
+        <location filename="../../scanner_app/gui/connection.py" line="72"/>
         <source>Not connected</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="152"/>
+        <location filename="../../scanner_app/gui/connection.py" line="148"/>
         <source>No server configured (see the Server tab)</source>
         <translation>未配置服务器（请查看“服务器”标签页）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="192"/>
+        <location filename="../../scanner_app/gui/connection.py" line="188"/>
         <source>Starting the embedded Triton server...</source>
         <translation>正在启动内置 Triton 服务器...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="203"/>
+        <location filename="../../scanner_app/gui/connection.py" line="199"/>
         <source>Stopping the embedded server...</source>
         <translation>正在停止内置服务器...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="221"/>
+        <location filename="../../scanner_app/gui/connection.py" line="217"/>
         <source>Disconnected</source>
         <translation>已断开</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="293"/>
+        <location filename="../../scanner_app/gui/connection.py" line="289"/>
         <source>Embedded Triton unhealthy: {0}</source>
         <translation>内置 Triton 服务器状态异常：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/connection.py" line="291"/>
+        <source>Embedded Triton reloaded a model: {0}</source>
+        <translation>内置 Triton 服务器已重新加载一个模型：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/connection.py" line="292"/>
+        <source>Embedded Triton could not reload a model: {0}</source>
+        <translation>内置 Triton 服务器无法重新加载模型：{0}</translation>
     </message>
     <message>
         <location filename="../../scanner_app/gui/connection.py" line="297"/>
@@ -2842,7 +2852,7 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>_000.self</name>
     <message>
-        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="66"/>
+        <location filename="../../scanner_app/gui/dashboard/run_form.py" line="69"/>
         <source> images/s</source>
         <translation> 张/秒</translation>
     </message>

@@ -28,6 +28,8 @@ from scanner_app.gui.connection_logic import (
 from scanner_app.gui.connection_session import CurrentRecognizer, EndpointClients, LogTail
 from scanner_app.server.supervise import (
     KIND_PROBE_FAILED,
+    KIND_RECYCLE_FAILED,
+    KIND_RECYCLED,
     KIND_RESTART_FAILED,
     KIND_RESTARTED,
     HealthEvent,
@@ -285,6 +287,10 @@ class ServerConnection(QObject):
                 status, text = ConnectionStatus.READY, self._restarted_text(state.urls)
             elif event.kind == KIND_PROBE_FAILED:  # it may still serve: once is not yet a restart
                 status, text = state.status, self.tr("Embedded Triton unhealthy: {0}").format(event.message)
+            elif event.kind in (KIND_RECYCLED, KIND_RECYCLE_FAILED):  # it served on throughout
+                template = (self.tr("Embedded Triton reloaded a model: {0}") if event.kind == KIND_RECYCLED
+                            else self.tr("Embedded Triton could not reload a model: {0}"))  # fmt: skip
+                status, text = state.status, template.format(event.message)
             else:
                 failed = event.kind == KIND_RESTART_FAILED
                 status = ConnectionStatus.ERROR if failed else ConnectionStatus.DOWN

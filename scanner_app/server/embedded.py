@@ -49,6 +49,7 @@ EXIT_TIMEOUT_S = 10  # Triton's default is 30 s
 SHM_DEFAULT_BYTES = 16 * 1024 * 1024
 SHM_GROWTH_BYTES = 8 * 1024 * 1024
 SHM_ROOM_FOR = 32  # regions of SHM_DEFAULT_BYTES /dev/shm must have free; else the backend's own sizes
+BACKEND_SHM_BYTES = (1024 * 1024, 1024 * 1024)  # the backend's own start and growth step
 
 
 def python_shm_args(free_bytes: int | None) -> list[str]:
@@ -58,6 +59,11 @@ def python_shm_args(free_bytes: int | None) -> list[str]:
         return []
     return [f"--backend-config=python,shm-default-byte-size={SHM_DEFAULT_BYTES}",
             f"--backend-config=python,shm-growth-byte-size={SHM_GROWTH_BYTES}"]  # fmt: skip
+
+
+def python_shm_sizes(args: Sequence[str]) -> tuple[int, int]:
+    """(start, growth) bytes of the regions a server started with `python_shm_args`'s `args` gets."""
+    return (SHM_DEFAULT_BYTES, SHM_GROWTH_BYTES) if args else BACKEND_SHM_BYTES
 
 
 def shm_free_bytes(directory: Path = shm.SHM_DIR) -> int | None:
@@ -126,13 +132,18 @@ class EmbeddedServer:
         self.ready_timeout = ready_timeout
         self.cache_dir = cache_dir or default_cache_dir()
         self.listen = listen
-        # Explicit model control (load with a config override: scanner_app.server.model_control) for
-        # a loopback demo server only; the repository API still needs this start's admin key.
+        # The demo's live model control (ModelControl.for_server: load with a config override) for a
+        # loopback server only; every server runs in explicit mode (the supervisor reloads a model
+        # whose region grew too large), and the repository API needs this start's admin key.
         self.model_control = model_control and not listen.exposed
         self._proc: subprocess.Popen[bytes] | None = None
         self._log_file: IO[bytes] | None = None
         self._echo_thread: threading.Thread | None = None
         self._regions_before: set[Path] = set()
+        self._shm_args: list[str] = []
+        # (start, growth) bytes of the Python backend's regions in the running server: the supervisor
+        # reloads a model whose region grew past what the contract allows (server.region_bounds).
+        self.shm_sizes: tuple[int, int] | None = None
         self._leader = shm.ProcInfo(0, "", "", 0, 0, 0)
         # Opens Triton's restricted APIs (scanner_app.server.listen.RESTRICTED_APIS); new each start.
         self.admin_key = secrets.token_urlsafe(24)
@@ -204,6 +215,8 @@ class EmbeddedServer:
         os.chmod(self.log_path, 0o600)  # the log can hold receipt text and paths
         self.admin_key = secrets.token_urlsafe(24)
         out = subprocess.PIPE if self.echo else self._log_file
+        self._shm_args = python_shm_args(shm_free_bytes())
+        self.shm_sizes = python_shm_sizes(self._shm_args)
         command = self._command(install, backends)
         try:
             # Dies with us (SIGTERM, so its stubs and shared memory go too), whichever thread starts it.
@@ -234,13 +247,15 @@ class EmbeddedServer:
             # SIGTERM (stop(), or our death through PDEATHSIG) waits this long for in-flight work: a
             # server orphaned by a terminated app is gone within it, and stop() never needs SIGKILL.
             f"--exit-timeout-secs={EXIT_TIMEOUT_S}",
-            *python_shm_args(shm_free_bytes()),
+            *self._shm_args,
             # The gRPC frontend keeps up to 8 request states for reuse, each holding the largest
             # message it ever parsed: a rejected 200 MB request left +200 MB each time. None kept.
             "--grpc-infer-allocation-pool-size=0",
             "--strict-readiness=true",
-            *(["--model-control-mode=explicit", "--load-model=*"] if self.model_control
-              else ["--model-control-mode=none"]),  # else no client can load or unload models
+            # Explicit: the supervisor can reload one model (Supervisor.recycle_oversized), and so can
+            # the demo's model control; the repository API answers only this start's admin key.
+            "--model-control-mode=explicit",
+            "--load-model=*",
             *restricted_api_args(self.listen, self.admin_key),
             *self.extra_args,
         ]

@@ -10,7 +10,8 @@ The rule (`plan_listen`):
   can still probe health and scrape metrics; other machines reach only the encrypted gRPC port.
 - `insecure=True` lifts the rule: every listener without TLS goes on the address, with a loud
   warning. Without it, a non-loopback address and no TLS is refused before anything starts.
-Model control stays off whatever the address (`--model-control-mode=none`, set by the launcher).
+Model control is explicit whatever the address (set by the launcher: the supervisor reloads a model
+whose shared-memory region grew too large), and its repository API answers only the start's admin key.
 """
 
 from __future__ import annotations

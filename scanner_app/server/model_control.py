@@ -25,9 +25,10 @@ from typing import Any
 from urllib.parse import quote, urlparse
 
 from scanner_app.server.listen import ADMIN_HEADER, is_loopback
-from scanner_app.server.supervise import Stub, model_of, stubs_of
+from scanner_app.server.shm import Stub, model_of, stubs_of
 
 LOAD_TIMEOUT_S = 300.0  # a reload starts new Python stubs and ONNX Runtime sessions
+RELOAD_PARAMETER = "reloaded_at"  # ModelControl.reload's mark (ns since the epoch)
 _NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
@@ -117,6 +118,20 @@ class ModelControl:
                 f"{model}: asked for {settings.describe()}, the server reports {now.describe()}"
             )
         return now
+
+    def reload(self, model: str) -> None:
+        """Load `model` again as it is: Triton starts its new instances first, the in-flight requests
+        finish on the old ones, whose processes (and shared-memory regions) then go."""
+        config = self.config(model)
+        # Triton skips a load whose config did not change: a parameter no step reads makes it new.
+        config.setdefault("parameters", {})[RELOAD_PARAMETER] = {"string_value": str(time.time_ns())}
+        body = json.dumps({"parameters": {"config": json.dumps(config)}}).encode()
+        old = {s.info.pid for s in self._stubs(model)}
+        self._request("POST", f"/v2/repository/models/{quote(model)}/load", body, model=model,
+                      timeout=LOAD_TIMEOUT_S)  # fmt: skip
+        self.wait_ready(model)
+        self._wait_until(lambda: not old & {s.info.pid for s in self._stubs(model)}, model,
+                         "the old instance processes exiting")  # fmt: skip
 
     def wait_ready(self, model: str) -> None:
         """Until the whole server is ready again: the pipeline ensemble that uses `model` is reloaded

@@ -208,6 +208,50 @@ def protect_regions(pids: Iterable[int]) -> list[Path]:
 STUB_COMM = "triton_python_backend_stub"[:15]  # /proc/PID/comm keeps 15 characters
 
 
+@dataclass(frozen=True)
+class Stub:
+    """One Python-backend stub process: the model instance it serves."""
+
+    instance: str
+    info: ProcInfo
+
+
+def stubs_of(pid: int) -> list[Stub]:
+    """The live stub processes under the server `pid`."""
+    found = []
+    for info in descendants(pid):
+        if info.comm != STUB_COMM or info.state in ("Z", "X"):
+            continue
+        try:
+            argv = (PROC / str(info.pid) / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        instance = argv[8].decode(errors="replace") if len(argv) > 8 else str(info.pid)
+        found.append(Stub(instance, info))
+    return found
+
+
+def model_of(instance: str) -> str:
+    """The model of a Triton instance name: `text_detection_0_1` -> `text_detection`."""
+    parts = instance.rsplit("_", 2)
+    return parts[0] if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit() else instance
+
+
+def region_bytes(pid: int) -> int:
+    """Size of the largest region file `pid` maps (a stub maps its own one); 0 when none or unreadable."""
+    try:
+        names = regions_used_by(pid)
+    except OSError:
+        return 0
+    sizes = []
+    for name in names:
+        try:
+            sizes.append((SHM_DIR / name).stat().st_size)
+        except OSError:
+            continue
+    return max(sizes, default=0)
+
+
 def orphaned_stubs(procs: Iterable[ProcInfo] | None = None) -> list[ProcInfo]:
     """Python-backend stubs of ours whose tritonserver is gone or a zombie.
 

@@ -7,13 +7,18 @@ the pipeline and one to each ONNX model; `Supervisor` watches the stub processes
 and, when a stub died or the probe fails twice in a row, restarts the server on the same ports
 (Triton cannot restart one model's stubs in the mode we run it in), logging the event and
 handing it to `on_event` (the app's status bar). A deliberate reload runs inside
-`Supervisor.paused()`: no check sees the model between its old stubs and its new ones.
+`Supervisor.paused()`: no check sees the model between its old stubs and its new ones. A model
+whose shared-memory region grew past what the contract's largest request needs (only a refused
+request gets it there: scanner_app.server.region_bounds) is reloaded that way, at most once per
+`recycle_interval_s`, so its new stubs start with small regions and the server unmaps the old ones.
 """
 
 from __future__ import annotations
 
 import io
 import logging
+import re
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +33,9 @@ from tritonclient.utils import InferenceServerException
 
 from scanner_app import contract
 from scanner_app.server import shm
+from scanner_app.server.model_control import ModelControl
+from scanner_app.server.region_bounds import RecycleLimiter, oversized
+from scanner_app.server.shm import Stub, model_of, stubs_of  # re-exported: their home was here
 
 log = logging.getLogger(__name__)
 PROBE_TIMEOUT_S = 60.0
@@ -40,8 +48,12 @@ class Supervised(Protocol):
     ports: dict[str, int]
     requested_ports: dict[str, int]
 
+    admin_key: str
+
     @property
     def grpc_url(self) -> str: ...
+    @property
+    def http_url(self) -> str: ...
     @property
     def pid(self) -> int | None: ...
     def is_running(self) -> bool: ...
@@ -49,6 +61,7 @@ class Supervised(Protocol):
     def wait_ready(self, timeout: float | None = None) -> None: ...
     def stop(self, timeout: float = 20.0) -> None: ...
     def log_tail(self, lines: int = 40) -> str: ...
+    def protect_regions(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -65,35 +78,9 @@ KIND_PROBE_FAILED = "probe-failed"
 KIND_SERVER_EXITED = "server-exited"
 KIND_RESTARTED = "restarted"
 KIND_RESTART_FAILED = "restart-failed"
-
-
-@dataclass(frozen=True)
-class Stub:
-    """One Python-backend stub process: the model instance it serves."""
-
-    instance: str
-    info: shm.ProcInfo
-
-
-def stubs_of(pid: int) -> list[Stub]:
-    """The live stub processes under the server `pid`."""
-    found = []
-    for info in shm.descendants(pid):
-        if info.comm != shm.STUB_COMM or info.state in ("Z", "X"):
-            continue
-        try:
-            argv = (shm.PROC / str(info.pid) / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        instance = argv[8].decode(errors="replace") if len(argv) > 8 else str(info.pid)
-        found.append(Stub(instance, info))
-    return found
-
-
-def model_of(instance: str) -> str:
-    """The model of a Triton instance name: `text_detection_0_1` -> `text_detection`."""
-    parts = instance.rsplit("_", 2)
-    return parts[0] if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit() else instance
+KIND_RECYCLED = "recycled"  # a model reloaded on purpose: the server serves on (not unhealthy)
+KIND_RECYCLE_FAILED = "recycle-failed"
+RECYCLE_INTERVAL_S = 300.0  # a model's region regrows on the next refused request: no reload loop
 
 
 def probe_image() -> bytes:
@@ -135,8 +122,12 @@ class Supervisor:
         failures_before_restart: int = 2,
         on_event: Callable[[HealthEvent], None] | None = None,
         probe_fn: Callable[[str], str | None] = probe,
+        reload_fn: Callable[[str], None] | None = None,
+        recycle_interval_s: float = RECYCLE_INTERVAL_S,
     ) -> None:
-        """Stubs are checked every `interval_s`; the end-to-end probe every `probe_every` checks."""
+        """Stubs are checked every `interval_s`; the end-to-end probe every `probe_every` checks.
+        `reload_fn(model)` reloads a model whose region grew past its bound (default: Triton's
+        repository API with the server's admin key, for a server that says its region sizes)."""
         self.server = server
         self.interval_s = interval_s
         self.probe_every = probe_every
@@ -151,6 +142,8 @@ class Supervisor:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()  # one check (and restart) at a time
+        self._reload = reload_fn or _repository_reload(server)
+        self._limiter = RecycleLimiter(recycle_interval_s)
 
     def start(self) -> None:
         """Record the stubs of the (ready) server and start watching."""
@@ -174,6 +167,7 @@ class Supervisor:
                 yield
             finally:
                 if self.server.is_running():
+                    self.server.protect_regions()  # the new stubs' regions: owner-only, as at start
                     current = stubs_of(self.server.pid or 0)
                     self._adopt_reloaded(current)
                     present = {model_of(s.instance) for s in current}  # a model unloaded for good
@@ -185,7 +179,30 @@ class Supervisor:
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval_s):
-            self.check()
+            if self.check() is None:
+                self.recycle_oversized()
+
+    def recycle_oversized(self) -> list[HealthEvent]:
+        """Reload each model with a region past its bound (not within `recycle_interval_s` of the last
+        time): Triton loads the new stubs first and the in-flight requests finish on the old ones."""
+        sizes = getattr(self.server, "shm_sizes", None)  # (start, growth) bytes of the backend's regions
+        if sizes is None or not self.server.is_running():
+            return []
+        regions = {s.instance: shm.region_bytes(s.info.pid) for s in stubs_of(self.server.pid or 0)}
+        events = []
+        for item in oversized(regions, *sizes):
+            if not self._limiter.allow(item.model, time.monotonic()):
+                continue
+            started = time.monotonic()
+            try:
+                with self.paused():
+                    self._reload(item.model)
+            except Exception as exc:  # reported; the model serves on as it was
+                events.append(self._emit(KIND_RECYCLE_FAILED, f"{item.model}: reload failed: {exc}"))
+                continue
+            seconds = time.monotonic() - started
+            events.append(self._emit(KIND_RECYCLED, f"{item.describe()} ({seconds:.0f} s)"))
+        return events
 
     def check(self, probe_now: bool = False) -> HealthEvent | None:
         """One round: stubs, then (every `probe_every` rounds, or now) the probe; restarts if needed."""
@@ -210,6 +227,9 @@ class Supervisor:
         live = {s.instance for s in current}
         dead = sorted(i for i, info in self._stubs.items() if i not in live or not shm.still_running(info))
         if dead:
+            received = signal_received(self.server.log_tail())
+            if received is not None:  # Triton unloads every model on a signal: the server is going
+                return KIND_SERVER_EXITED, f"the embedded Triton server got {received} and is shutting down"
             return KIND_STUB_DIED, f"model instance process died: {', '.join(dead)}"
         if with_probe:
             failure = self.probe_fn(self.server.grpc_url)
@@ -254,3 +274,25 @@ class Supervisor:
         if self.on_event is not None:
             self.on_event(event)
         return event
+
+
+def signal_received(log_tail: str) -> str | None:
+    """The signal the server's log says it was sent ("signal 15 (SIGTERM)"); its log is new each start."""
+    found = re.search(r"Signal \((\d+)\) received", log_tail)
+    if found is None:
+        return None
+    number = int(found.group(1))
+    try:
+        return f"signal {number} ({signal.Signals(number).name})"
+    except ValueError:
+        return f"signal {number}"
+
+
+def _repository_reload(server: Supervised) -> Callable[[str], None]:
+    """Reload a model through the server's repository API (its address and admin key as they are at
+    the time: a restart changes both)."""
+
+    def reload(model: str) -> None:
+        ModelControl(server.http_url, server.admin_key, server.pid).reload(model)
+
+    return reload

@@ -14,6 +14,7 @@ import numpy as np
 import triton_python_backend_utils as pb_utils
 
 from scanner_app.steps.common import abandoned_response, error_response, model_config, parameter
+from scanner_app.steps.heap import TRIM_THRESHOLD_BYTES, HeapTrimmer
 from scanner_app.steps.limits import onnx_input_check
 from scanner_app.steps.messages import client_message
 from scanner_app.steps.providers import execution_providers, use_cpu_arena
@@ -50,6 +51,9 @@ class TritonPythonModel:
         self.input_name = config["input"][0]["name"]
         self.output_names = [output["name"] for output in config["output"]]
         self.check_input = onnx_input_check(args["model_name"])
+        # glibc keeps a run's freed buffers: given back when it holds more than this (steps/heap.py).
+        threshold_mib = parameter(config, "heap_trim_mib", str(TRIM_THRESHOLD_BYTES // 2**20))
+        self.heap = HeapTrimmer.load(int(threshold_mib) * 2**20)
 
     def execute(self, requests: list[Any]) -> list[Any]:
         arrays = [pb_utils.get_input_tensor_by_name(r, self.input_name).as_numpy() for r in requests]
@@ -83,4 +87,5 @@ class TritonPythonModel:
                 ]
                 responses[i] = pb_utils.InferenceResponse(output_tensors=tensors)
                 start += size
+        self.heap.trim_if_holding()
         return responses

@@ -1,6 +1,7 @@
 """Issue 17: the embedded server's health events in the app. A recognition stub is SIGKILLed (as the
 OOM killer did) under the real embedded server; the supervisor restarts the server, the status bar
-and the log say so, and the app reads a page afterwards."""
+and the log say so, and the app reads a page afterwards; then a refused request grows detection's
+region and the supervisor's reload of that model is said while the server stays ready."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ import os
 import signal
 from pathlib import Path
 
+import numpy as np
+import pytest
+import tritonclient.grpc as grpcclient
 from gui_shell_helpers import RECOGNIZE_TIMEOUT_MS
+from tritonclient.utils import InferenceServerException
 
 from scanner_app import contract
 from scanner_app.gui.connection import ServerConnection
 from scanner_app.gui.main_window import MainWindow
 from scanner_app.gui.session import SessionFolder
 from scanner_app.samples import render_text_lines
-from scanner_app.server.supervise import KIND_RESTARTED, KIND_STUB_DIED, HealthEvent, stubs_of
+from scanner_app.server.supervise import KIND_RECYCLED, KIND_RESTARTED, KIND_STUB_DIED, HealthEvent, stubs_of
 
 RESTART_TIMEOUT_MS = 300_000  # a start or restart on 2 busy cores
 
@@ -51,6 +56,18 @@ def test_a_dead_stub_is_said_in_the_status_bar_and_the_app_reads_after_the_resta
             window.open_paths([page])
         text = " ".join(line.text for line in blocker.args[0].lines)
         assert "RESTART" in text and "4711" in text
+
+        # A refused request grows detection's shared-memory region past its bound: the supervisor
+        # reloads that model, and the status bar says so while the server stays ready.
+        oversized = grpcclient.InferInput(contract.DET_INPUT, [4, 2048, 2048, 3], "UINT8")
+        oversized.set_data_from_numpy(np.zeros((4, 2048, 2048, 3), np.uint8))
+        refused = pytest.raises(InferenceServerException, match="MAX_DET_REQUEST_PIXELS")
+        with grpcclient.InferenceServerClient(connection.embedded_server.grpc_url) as client, refused:
+            client.infer(contract.DETECTION_MODEL, [oversized], client_timeout=120)
+        qtbot.waitUntil(lambda: KIND_RECYCLED in [e.kind for e in events], timeout=RESTART_TIMEOUT_MS)
+        assert connection.state.status == "ready"
+        shown = window.connection_text
+        assert "reloaded a model" in shown and contract.DETECTION_MODEL in shown
     finally:
         window.close()
         connection.shutdown()
