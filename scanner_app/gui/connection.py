@@ -7,7 +7,6 @@ server) runs on one Background thread, in order; results of a superseded configu
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,7 +24,8 @@ from scanner_app.gui.connection_logic import (
     status_of_error,
     unhealthy_status,
 )
-from scanner_app.gui.connection_session import CurrentRecognizer, EndpointClients, LogTail
+from scanner_app.gui.connection_session import CurrentRecognizer, EndpointClients
+from scanner_app.gui.embedded_host import EmbeddedHost
 from scanner_app.server.supervise import (
     KIND_PROBE_FAILED,
     KIND_RECYCLE_FAILED,
@@ -33,12 +33,9 @@ from scanner_app.server.supervise import (
     KIND_RESTART_FAILED,
     KIND_RESTARTED,
     HealthEvent,
-    Supervisor,
 )
 
 __all__ = ["ConnectionState", "ConnectionStatus", "ServerConnection"]
-
-EMBEDDED_READY_TIMEOUT_S = 180.0
 
 
 class ServerConnection(QObject):
@@ -74,14 +71,10 @@ class ServerConnection(QObject):
         self._background = Background(self, threads=1)
         self._emit_log: Callable[[str], bool] = self._background.relay(self._on_log_lines)
         self._emit_health: Callable[[HealthEvent], bool] = self._background.relay(self._on_health_events)
-        self._supervisor: Supervisor | None = None  # watches the embedded server (under _lock)
         self._restart_note = ""  # the supervisor's last restart, said while ready again
         self._session: EndpointClients | None = None
         self._retired: list[EndpointClients] = []  # closed on shutdown: a batch may have calls in flight
-        self._embedded: Any = None  # EmbeddedServer while we run one (set on the worker, under _lock)
-        self._tail: LogTail | None = None
-        self._lock = threading.Lock()
-        self._cancel_start = threading.Event()
+        self._host = EmbeddedHost(self._emit_log, self._emit_health)  # its start and stop: on the worker
         self._current = CurrentRecognizer()
         self._closed = False
         self._timer = QTimer(self)
@@ -110,24 +103,17 @@ class ServerConnection(QObject):
     @property
     def embedded_pid(self) -> int | None:
         """PID of the embedded server we started, while it runs."""
-        with self._lock:
-            return self._embedded.pid if self._embedded is not None else None
+        return self._host.pid
 
     @property
     def embedded_server(self) -> Any:
         """The EmbeddedServer we started (for the demo's model control), or None."""
-        with self._lock:
-            return self._embedded
+        return self._host.server
 
     def unsupervised(self, call: Callable[[], Any]) -> Any:
         """Blocking (a worker thread): `call` (a deliberate model reload) inside the supervisor's
         `paused()`: an instance removed on purpose is not a dead one."""
-        with self._lock:
-            supervisor = self._supervisor
-        if supervisor is None:
-            return call()
-        with supervisor.paused():
-            return call()
+        return self._host.unsupervised(call)
 
     @property
     def busy(self) -> bool:
@@ -180,10 +166,9 @@ class ServerConnection(QObject):
         if self._closed:
             return
         self._timer.start()
-        with self._lock:
-            running = self._embedded is not None and self._embedded.is_running()
+        running = self._host.running()
         self._retire_session()
-        self._cancel_start.clear()
+        self._host.cancel.clear()
         self._restart_note = ""
         text = self.tr("Starting the embedded Triton server...")
         self._set_state(ConnectionState((), ConnectionStatus.STARTING, text))
@@ -192,7 +177,7 @@ class ServerConnection(QObject):
 
     def stop_embedded(self) -> None:
         """Stop the embedded server we started (off the GUI thread)."""
-        self._cancel_start.set()
+        self._host.cancel.set()
         was_active = self._state.embedded or self._state.status == ConnectionStatus.STARTING
         if was_active:
             self._retire_session()
@@ -206,7 +191,7 @@ class ServerConnection(QObject):
             return
         self._closed = True
         self._timer.stop()
-        self._cancel_start.set()
+        self._host.cancel.set()
         self._background.close()
         self._background.wait()
         self._job_stop_embedded()
@@ -224,50 +209,17 @@ class ServerConnection(QObject):
         return session, session.connect()
 
     def _job_start_embedded(self) -> tuple[EndpointClients, Any]:
-        from scanner_app.server.embedded import EmbeddedServer
-        from scanner_app.server.model_fetch import default_repository
-
-        self._job_stop_embedded()
-        server = EmbeddedServer(
-            default_repository(), grpc_port=0, http_port=0, metrics_port=0,
-            on_message=self._emit_log, ready_timeout=EMBEDDED_READY_TIMEOUT_S, model_control=True,
-        )  # fmt: skip
-        with self._lock:
-            self._embedded = server
-        try:
-            server.start()
-            self._tail = LogTail(server.log_path, self._emit_log).start()
-            server.wait_ready(EMBEDDED_READY_TIMEOUT_S, cancel=self._cancel_start)
-        except BaseException:
-            self._job_stop_embedded()
-            raise
-        # A stub that died (OOM killer) leaves Triton "ready" and every request failing: the
-        # supervisor restarts the server on the same ports; its events reach the status bar.
-        supervisor = Supervisor(server, on_event=self._emit_health)
-        supervisor.start()
-        with self._lock:
-            self._supervisor = supervisor
+        self._host.start()
         return self._job_connect_embedded()
 
     def _job_connect_embedded(self) -> tuple[EndpointClients, Any]:
-        with self._lock:
-            server = self._embedded
+        server = self._host.server
         if server is None or not server.is_running():
             raise RuntimeError("the embedded server is not running")
         return self._job_connect([server.grpc_url], ClientOptions(), embedded=True)
 
     def _job_stop_embedded(self) -> None:
-        with self._lock:
-            server, self._embedded = self._embedded, None
-            supervisor, self._supervisor = self._supervisor, None
-        if supervisor is not None:
-            supervisor.stop()  # before the server: no restart of a server being stopped
-        if server is not None:
-            self._emit_log(f"Stopping the embedded server (pid {server.pid})")
-            server.stop()
-        if self._tail is not None:
-            self._tail.stop()
-            self._tail = None
+        self._host.stop()
 
     # GUI-thread side ----------------------------------------------------------------------------
     def _on_log_lines(self, lines: list[str]) -> None:
@@ -361,8 +313,7 @@ class ServerConnection(QObject):
         self._set_down(session.urls, status, outcome.errors, embedded)
 
     def _embedded_urls(self) -> tuple[str, str]:
-        with self._lock:
-            server = self._embedded
+        server = self._host.server
         return (server.http_url, server.metrics_url) if server is not None else ("", "")
 
     def _set_down(self, urls: Sequence[str], status: ConnectionStatus, causes: dict[str, Any],
