@@ -37,6 +37,10 @@ from scanner_app.server.supervise import (
 
 __all__ = ["ConnectionState", "ConnectionStatus", "ServerConnection"]
 
+# Longest wait on close for the worker's call in flight: a start waits up to EMBEDDED_READY_TIMEOUT_S
+# but sees `cancel` within a second; a stop takes up to its SIGTERM grace plus the kill.
+SHUTDOWN_WAIT_MS = 60_000
+
 
 class ServerConnection(QObject):
     """``start()`` connects (or starts the embedded server); ``state_changed(ConnectionState)`` follows
@@ -193,7 +197,9 @@ class ServerConnection(QObject):
         self._timer.stop()
         self._host.cancel.set()
         self._background.close()
-        self._background.wait()
+        if not self._background.wait(SHUTDOWN_WAIT_MS):  # a stuck call must not freeze the app's exit
+            seconds = SHUTDOWN_WAIT_MS // 1000
+            self.log_line.emit(f"A server call was still running after {seconds} s; closing anyway")
         self._job_stop_embedded()
         self._current.set(None, "the app is closing")
         for session in [*self._retired, *([self._session] if self._session else [])]:
