@@ -1,11 +1,23 @@
-"""Issue 17, memory: a model step gives glibc's held free memory back past a threshold (steps/heap.py),
-measured on this process's own heap."""
+"""Issue 17, memory: a model step gives glibc's held free memory back past a threshold, and the server
+runs with glibc's mmap threshold fixed while its stubs undo that (steps/heap.py); measured on real
+processes' own heaps."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-from scanner_app.steps.heap import HeapTrimmer
+from scanner_app.server.embedded import EmbeddedServer
+from scanner_app.steps.heap import (
+    MMAP_THRESHOLD_ENV,
+    SERVER_MMAP_THRESHOLD_BYTES,
+    SERVER_SET_THRESHOLD_ENV,
+    HeapTrimmer,
+    server_malloc_env,
+    stub_malloc,
+)
 
 MIB = 2**20
 
@@ -31,3 +43,50 @@ def test_held_free_memory_is_given_back_only_past_the_threshold() -> None:
     assert trimmer.trim_if_holding()
     assert _rss_anon_mib() < rss - 50  # the pages went back to the system
     assert len(kept) == 1600
+
+
+# A child reads how a freed 12 MiB buffer is treated after three like it (glibc's dynamic threshold
+# has risen past 12 MiB by then): "held" is RssAnon while the fourth is alive, "after" once it is freed.
+_CHILD = """
+import sys
+from pathlib import Path
+def anon():
+    line = next(l for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("RssAnon:"))
+    return int(line.split()[1]) / 1024
+if sys.argv[1] == "stub":
+    from scanner_app.steps.heap import stub_malloc
+    assert stub_malloc()
+for _ in range(3):
+    b = bytearray(12 * 2**20); del b
+base = anon()
+b = bytearray(12 * 2**20)
+held = anon() - base
+del b
+print(held, anon() - base)
+"""
+
+
+def _held_and_after(mode: str, env: dict[str, str]) -> tuple[float, float]:
+    clean = {k: v for k, v in os.environ.items() if k not in (MMAP_THRESHOLD_ENV, SERVER_SET_THRESHOLD_ENV)}
+    out = subprocess.run([sys.executable, "-c", _CHILD, mode], env=clean | env, capture_output=True,
+                         text=True, check=True, timeout=60).stdout  # fmt: skip
+    held, after = map(float, out.split())
+    return held, after
+
+
+def test_the_servers_threshold_gives_large_buffers_back_and_the_stubs_undo_it() -> None:
+    ours = server_malloc_env({})
+    assert ours == {MMAP_THRESHOLD_ENV: str(SERVER_MMAP_THRESHOLD_BYTES), SERVER_SET_THRESHOLD_ENV: "1"}
+    assert server_malloc_env({MMAP_THRESHOLD_ENV: "65536"}) == {}  # the user's own setting wins
+    held, after = _held_and_after("plain", {})
+    assert held < 2 and after < 2  # glibc's default: the freed buffer's pages are kept and reused
+    held, after = _held_and_after("plain", ours)
+    assert held > 10 and after < 2  # tritonserver: mapped for the buffer, unmapped when it is freed
+    held, after = _held_and_after("stub", ours)
+    assert held < 2  # a stub: back to glibc's default (kept and reused, no fault-in per buffer)
+    assert not stub_malloc({})  # a threshold the server did not set is left alone
+
+
+def test_the_embedded_server_runs_with_the_fixed_threshold(triton: EmbeddedServer) -> None:
+    environ = Path(f"/proc/{triton.pid}/environ").read_bytes().split(b"\0")
+    assert f"{MMAP_THRESHOLD_ENV}={SERVER_MMAP_THRESHOLD_BYTES}".encode() in environ

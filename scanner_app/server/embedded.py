@@ -35,6 +35,7 @@ from scanner_app.server.triton_install import (
     find_triton,
     prepare_backend_dir,
 )
+from scanner_app.steps.heap import server_malloc_env
 
 cleanup_stale_shm = shm.cleanup_stale_shm
 log = logging.getLogger(__name__)
@@ -269,6 +270,7 @@ class EmbeddedServer:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         libs = [env.get("LD_LIBRARY_PATH"), str(install.libs)]
         env["LD_LIBRARY_PATH"] = os.pathsep.join(filter(None, libs))
+        env.update(server_malloc_env(env))  # its large request buffers go back to the system (steps/heap.py)
         env.update(self.env_overrides)
         return env
 

@@ -11,9 +11,42 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 TRIM_THRESHOLD_BYTES = 300 * 1024 * 1024
+# glibc takes a buffer under its mmap threshold from the heap and keeps it once freed, and the dynamic
+# threshold climbs to the largest buffer freed (32 MiB at most): tritonserver's copies of large
+# requests, refused ones among them, then stayed in its heap (own memory +7.6 MB/min in a soak mix,
+# 1.2 with the threshold fixed). The embedded server fixes it for tritonserver (MMAP_THRESHOLD_ENV);
+# the stubs inherit that environment, and there a low threshold cost throughput (each numpy buffer
+# faulted in afresh), so each stub sets its own back to glibc's dynamic maximum (`stub_malloc`).
+MMAP_THRESHOLD_ENV = "MALLOC_MMAP_THRESHOLD_"
+SERVER_MMAP_THRESHOLD_BYTES = 4 * 1024 * 1024
+SERVER_SET_THRESHOLD_ENV = "SCANNER_APP_SERVER_MMAP_THRESHOLD"  # "1": the threshold is ours, not the user's
+STUB_MMAP_THRESHOLD_BYTES = 32 * 1024 * 1024  # glibc's DEFAULT_MMAP_THRESHOLD_MAX on 64-bit
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (malloc.h)
+
+
+def server_malloc_env(environ: Mapping[str, str]) -> dict[str, str]:
+    """What the embedded server adds to its environment: the fixed threshold, unless the user set one."""
+    if MMAP_THRESHOLD_ENV in environ:
+        return {}
+    return {MMAP_THRESHOLD_ENV: str(SERVER_MMAP_THRESHOLD_BYTES), SERVER_SET_THRESHOLD_ENV: "1"}
+
+
+def stub_malloc(environ: Mapping[str, str] = os.environ) -> bool:
+    """In a model's stub: undo the server's fixed threshold (see above); True when it did."""
+    if environ.get(SERVER_SET_THRESHOLD_ENV) != "1":
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        # glibc's own rule when the dynamic threshold rises: trim the heap top only past twice it.
+        trim = libc.mallopt(_M_TRIM_THRESHOLD, 2 * STUB_MMAP_THRESHOLD_BYTES)
+        return bool(libc.mallopt(_M_MMAP_THRESHOLD, STUB_MMAP_THRESHOLD_BYTES) and trim)
+    except (OSError, AttributeError):  # not glibc: nothing was fixed
+        return False
 
 
 class _MallInfo2(ctypes.Structure):

@@ -14,7 +14,7 @@ import numpy as np
 import triton_python_backend_utils as pb_utils
 
 from scanner_app.steps.common import abandoned_response, error_response, model_config, parameter
-from scanner_app.steps.heap import TRIM_THRESHOLD_BYTES, HeapTrimmer
+from scanner_app.steps.heap import TRIM_THRESHOLD_BYTES, HeapTrimmer, stub_malloc
 from scanner_app.steps.limits import onnx_input_check
 from scanner_app.steps.messages import client_message
 from scanner_app.steps.providers import execution_providers, use_cpu_arena
@@ -24,6 +24,7 @@ class TritonPythonModel:
     """One ONNX Runtime session per model instance; requests of the same shape run as one batch."""
 
     def initialize(self, args: dict[str, Any]) -> None:
+        stub_malloc()  # the server fixed glibc's mmap threshold for itself (steps/heap.py)
         import onnxruntime as ort
 
         config = model_config(args)

@@ -48,6 +48,7 @@ from scanner_app.steps.common import (
     model_config,
     parameter,
 )
+from scanner_app.steps.heap import stub_malloc
 from scanner_app.steps.limits import check_postprocess
 
 
@@ -59,6 +60,7 @@ class TritonPythonModel:
     """DB post-processing, perspective crops, recognition in width-bucket chunks, CTC decoding."""
 
     def initialize(self, args: dict[str, Any]) -> None:
+        stub_malloc()  # the server fixed glibc's mmap threshold for itself (steps/heap.py)
         config = model_config(args)
         self.det_params = det_params_from(config)
         self.rec_params = RecParams(max_batch=int(parameter(config, "rec_max_batch", "16")))
