@@ -19,7 +19,6 @@ object was closed or deleted are never delivered.
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 import logging
 import os
@@ -29,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
 os.environ.setdefault("QT_API", "pyside6")  # superqt goes through qtpy, which would prefer a PyQt5 if present
 from superqt.utils import FunctionWorker
@@ -37,7 +36,6 @@ from superqt.utils import FunctionWorker
 T = TypeVar("T")
 Done = Callable[[Any, BaseException | None], None]
 log = logging.getLogger(__name__)
-RETIRE_POLL_MS = 500  # how often a retired pool looks whether its last call has returned
 
 
 @dataclass
@@ -63,13 +61,9 @@ class Background(QObject):
 
     def __init__(self, parent: QObject | None = None, *, threads: int = 4) -> None:
         super().__init__(parent)
-        # Owned by the application, not by us: ~QThreadPool blocks until every call returns, so a
-        # window closing on a stuck call (a scanner, a server) would freeze the GUI thread. When we are
-        # deleted, _retire deletes the pool once its calls are done.
-        self._pool = QThreadPool(QCoreApplication.instance())
+        self._pool = QThreadPool()  # unparented: deleting the owner must not block on running calls
         self._pool.setMaxThreadCount(max(1, threads))
         self._runs: dict[QObject, _Run] = {}  # keyed by the worker's signals object
-        self.destroyed.connect(functools.partial(_retire, self._pool, self._runs))
         self._latest: dict[Hashable, int] = {}
         self._tokens = itertools.count(1)
         self._closed = False
@@ -158,25 +152,6 @@ class Background(QObject):
             items, relay.items = relay.items, []
         if items and not self._closed:
             relay.handler(items)
-
-
-def _retire(pool: QThreadPool, runs: dict[QObject, _Run], *_: object) -> None:
-    """Delete `pool` (GUI thread) once its calls in flight have returned, without waiting for them;
-    `runs` keeps their workers alive until then."""
-    pool.clear()  # queued calls never start
-    if pool.activeThreadCount() == 0:
-        pool.deleteLater()
-        return
-    timer = QTimer(pool)  # deleted with the pool
-
-    def check() -> None:
-        if pool.activeThreadCount() == 0:
-            timer.stop()
-            runs.clear()
-            pool.deleteLater()
-
-    timer.timeout.connect(check)
-    timer.start(RETIRE_POLL_MS)
 
 
 __all__ = ["Background", "Done"]

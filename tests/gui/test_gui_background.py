@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 
-import shiboken6
 from PySide6.QtCore import QObject, QThread, Signal
 from PySide6.QtWidgets import QWidget
 
@@ -123,24 +122,3 @@ def test_close_cancels_calls_not_started_yet(qtbot) -> None:
     assert background.wait(WAIT_MS)
     qtbot.waitUntil(lambda: background.running == 0, timeout=WAIT_MS)
     assert ran == []  # the first one's outcome was dropped, the second never ran
-
-
-def test_deleting_the_owner_does_not_wait_for_a_stuck_call(qtbot) -> None:
-    # ~QThreadPool blocks until its calls return: a dialog closed on a stuck scanner froze the GUI.
-    owner = QWidget()
-    background = Background(owner, threads=1)
-    pool = background._pool
-    release, started, returned = threading.Event(), threading.Event(), threading.Event()
-
-    def stuck() -> None:
-        started.set()
-        release.wait(WAIT_MS / 1000)  # a safety net: a blocking delete still ends, and fails below
-        returned.set()
-
-    background.run(stuck, lambda *_: None)
-    assert started.wait(WAIT_MS / 1000)
-    shiboken6.delete(owner)  # deletes the Background with it, here, on the GUI thread
-    assert not returned.is_set()  # the delete came back while the call was still running
-    assert shiboken6.isValid(pool)  # kept until the call returns...
-    release.set()
-    qtbot.waitUntil(lambda: not shiboken6.isValid(pool), timeout=WAIT_MS)  # ...then deleted
