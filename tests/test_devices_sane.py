@@ -115,23 +115,6 @@ def test_cancel_mid_page_keeps_the_pages_before(device: SaneDevice) -> None:
     assert page.index == 0
 
 
-def test_a_device_list_waits_while_a_page_is_read(device: SaneDevice) -> None:
-    # SANE is not thread-safe: a list asked for on another thread mid-page runs after the page.
-    listed, during_page = threading.Event(), []
-    lister = threading.Thread(target=lambda: (list_devices(network=False), listed.set()))
-
-    def progress(index: int, fraction: float) -> None:
-        if not lister.is_alive() and not listed.is_set() and fraction >= 0.2:
-            lister.start()
-        elif lister.ident is not None and fraction >= 0.5 and not during_page:
-            during_page.append(listed.wait(1.0))  # a list not held back takes milliseconds
-
-    (page,) = list(device.scan(ScanSettings("flatbed", dpi=150, mode="gray"), threading.Event(), progress))
-    assert during_page == [False]  # the list did not run while the page was being read
-    assert listed.wait(10) and page.index == 0  # ...and ran once the page was done
-    lister.join(10)
-
-
 @pytest.mark.parametrize(
     ("status", "kind", "words"),
     [

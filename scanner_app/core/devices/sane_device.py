@@ -15,8 +15,8 @@ import functools
 import sys
 import threading
 import types
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -35,11 +35,6 @@ from scanner_app.core.devices.base import (
 )
 
 PREFIX = "sane:"
-# SANE is process-wide state and its backends are not thread-safe (KSane and ChromeOS's lorgnette
-# serialize it too); the app lists devices and reads options on worker threads, so every SANE call
-# goes through this lock. A page's read holds it: a second scanner waits for the page to end.
-_SANE_LOCK = threading.RLock()
-R = TypeVar("R")
 _COMMON_DPI = (75, 100, 150, 200, 300, 400, 600, 1200)
 # sane_strstatus() texts -> (kind, what to tell the user)
 _STATUS = {
@@ -55,18 +50,6 @@ _STATUS = {
 }  # fmt: skip
 
 
-def _serialized(call: Callable[..., R]) -> Callable[..., R]:
-    """`call` with the SANE lock held."""
-
-    @functools.wraps(call)
-    def locked(*args: Any, **kwargs: Any) -> R:
-        with _SANE_LOCK:
-            return call(*args, **kwargs)
-
-    return locked
-
-
-@_serialized
 @functools.cache
 def _sane() -> types.ModuleType:
     """python-sane, initialised once per process (SANE itself is process-wide state)."""
@@ -102,7 +85,6 @@ def _image(data: bytes, width: int, height: int, samples: int, sample_size: int)
     return Image.fromarray(pixels[:, :, 0] if samples == 1 else pixels, "L" if samples == 1 else "RGB")
 
 
-@_serialized
 def list_devices() -> list[DeviceInfo]:
     """Every scanner SANE finds (USB, network backends, airscan/eSCL and WSD through sane-airscan)."""
     sane = _sane()
@@ -138,7 +120,6 @@ def _mode_kind(name: str) -> str | None:
 class SaneDevice:
     """One open SANE device; see ``Device`` in base.py."""
 
-    @_serialized
     def __init__(self, device_id: str) -> None:
         sane = _sane()
         self._name = device_id.removeprefix(PREFIX)
@@ -164,7 +145,6 @@ class SaneDevice:
         option = self._option(name)
         return list(option.constraint) if option is not None and isinstance(option.constraint, list) else []
 
-    @_serialized
     def set_option(self, name: str, value: str | int | float | bool) -> None:
         """Set one raw SANE option (``-`` or ``_`` in the name)."""
         key = name.replace("-", "_")
@@ -175,7 +155,6 @@ class SaneDevice:
         except (AttributeError, TypeError, self._errors) as exc:
             raise DeviceError("unsupported", f"{self._name}: cannot set {name} to {value!r}: {exc}") from None
 
-    @_serialized
     def capabilities(self) -> Capabilities:
         sources = tuple(dict.fromkeys(k for s in self._choices("source") if (k := _source_kind(str(s)))))
         modes = tuple(dict.fromkeys(k for m in self._choices("mode") if (k := _mode_kind(str(m)))))
@@ -199,7 +178,6 @@ class SaneDevice:
             size = (float(x.constraint[1]), float(y.constraint[1]))
         return Capabilities(sources or ("flatbed",), modes or ("color",), dpis or (300,), depths, size)
 
-    @_serialized
     def _apply(self, settings: ScanSettings) -> None:
         sources = {_source_kind(str(s)): s for s in reversed(self._choices("source"))}
         if settings.source == "duplex" and "duplex" not in sources:
@@ -252,8 +230,7 @@ class SaneDevice:
             while True:
                 check_cancel(cancel)
                 try:
-                    with _SANE_LOCK:
-                        self._dev.start()
+                    self._dev.start()
                 except self._errors as exc:
                     err = _error(exc, self._name)
                     if feeder and err.kind == "empty" and index > 0:
@@ -266,10 +243,9 @@ class SaneDevice:
                 if not feeder:
                     return
         finally:
-            with _SANE_LOCK, contextlib.suppress(self._errors):
+            with contextlib.suppress(self._errors):
                 self._dev.cancel()
 
-    @_serialized
     def _read(self, index: int, cancel: threading.Event, progress: PageProgress | None) -> Image.Image:
         last = [-1.0]
 
@@ -299,7 +275,6 @@ class SaneDevice:
             raise ScanCancelled(f"scan cancelled during page {index + 1}")
         return _image(bytes(data), width, height, samples, size)
 
-    @_serialized
     def close(self) -> None:
         with contextlib.suppress(self._errors):
             self._dev.close()
