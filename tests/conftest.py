@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import inspect
 import sys
 import types
@@ -10,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _pytest.faulthandler import fault_handler_stderr_fd_key
 
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository, fetch_model_set
@@ -123,3 +125,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.server)
         if names & SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
+
+
+# A test stuck in C while holding the GIL (a malloc arena lock a killed SANE reader thread left taken:
+# CLOSING5) stops pytest-timeout's thread too. faulthandler's watchdog is C: it dumps every thread's
+# stack and ends the process HANG_GRACE_S after the test's own timeout, so a hang costs CI minutes,
+# not its whole budget. (This replaces pytest's faulthandler_timeout, which only dumps.)
+HANG_GRACE_S = 60
+
+
+@pytest.fixture(autouse=True)
+def _end_the_run_on_a_hang(request: pytest.FixtureRequest) -> Iterator[None]:
+    marker = request.node.get_closest_marker("timeout")
+    timeout = float(marker.args[0]) if marker and marker.args else float(request.config.getini("timeout"))
+    # the stderr pytest kept before capturing (its faulthandler plugin's), else fd 2
+    stderr_fd = request.config.stash.get(fault_handler_stderr_fd_key, 2)
+    faulthandler.dump_traceback_later(timeout + HANG_GRACE_S, exit=True, file=stderr_fd)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
