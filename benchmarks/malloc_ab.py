@@ -3,7 +3,8 @@
 Two embedded servers start on loopback: one as before (glibc's dynamic threshold everywhere), one as
 now (tritonserver's threshold fixed by `steps.heap.server_malloc_env`, the stubs set back by
 `stub_malloc`). The same mix goes to each (real receipts and the soak's hostile requests, `--clients`
-threads per server); every 15 s each process's own memory (RSS less /dev/shm) is read. Prints, per
+threads per server); every 15 s each process's own memory (RSS less /dev/shm) is read, as the soak
+reads it (its regions counted once in a row of their own). Prints, per
 server, the receipts served and per process start / end / peak MB and the slope after `--warmup`.
 
     python benchmarks/malloc_ab.py --duration 660 --warmup 180
@@ -17,12 +18,11 @@ import time
 from pathlib import Path
 
 import soak
-from proc_memory import own_mb, slope
+from proc_memory import slope
 
 import scanner_app.server.embedded as embedded
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
-from scanner_app.server.supervise import stubs_of
 
 VARIANTS = ("glibc default (before)", "server threshold fixed, stubs set back (now)")
 SAMPLE_S = 15.0
@@ -68,11 +68,8 @@ def main() -> int:
     try:
         while (now := time.monotonic() - start) < args.duration:
             for name, server in servers.items():
-                procs = {"tritonserver": server.pid or 0}
-                procs.update({stub.instance: stub.info.pid for stub in stubs_of(server.pid or 0)})
-                for proc, pid in procs.items():
-                    if (mb := own_mb(pid)) is not None:
-                        series[name].setdefault(proc, []).append((now, mb))
+                for proc, (_pid, mb) in soak.sample(server)["own"].items():  # the soak's own reading
+                    series[name].setdefault(proc, []).append((now, mb))
             stop.wait(SAMPLE_S)
     finally:
         stop.set()

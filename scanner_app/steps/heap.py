@@ -29,6 +29,11 @@ STUB_MMAP_THRESHOLD_BYTES = 32 * 1024 * 1024  # glibc's DEFAULT_MMAP_THRESHOLD_M
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (malloc.h)
 
 
+def _libc() -> ctypes.CDLL:
+    """The C library (OSError where there is none to load)."""
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+
+
 def server_malloc_env(environ: Mapping[str, str]) -> dict[str, str]:
     """What the embedded server adds to its environment: the fixed threshold, unless the user set one."""
     if MMAP_THRESHOLD_ENV in environ:
@@ -41,7 +46,7 @@ def stub_malloc(environ: Mapping[str, str] = os.environ) -> bool:
     if environ.get(SERVER_SET_THRESHOLD_ENV) != "1":
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc = _libc()
         # glibc's own rule when the dynamic threshold rises: trim the heap top only past twice it.
         trim = libc.mallopt(_M_TRIM_THRESHOLD, 2 * STUB_MMAP_THRESHOLD_BYTES)
         return bool(libc.mallopt(_M_MMAP_THRESHOLD, STUB_MMAP_THRESHOLD_BYTES) and trim)
@@ -65,7 +70,7 @@ class HeapTrimmer:
     @classmethod
     def load(cls, threshold_bytes: int = TRIM_THRESHOLD_BYTES) -> HeapTrimmer:
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            libc = _libc()
             libc.mallinfo2.restype = _MallInfo2
             libc.malloc_trim.argtypes = [ctypes.c_size_t]
         except (OSError, AttributeError):  # not glibc, or one without mallinfo2: nothing to trim
