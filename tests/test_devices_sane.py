@@ -32,7 +32,7 @@ def device() -> SaneDevice:
     use_sane_test_backend()
     dev = open_device(DEVICE)
     assert isinstance(dev, SaneDevice)
-    # The test backend keeps option values across opens within a process: start each test from its defaults.
+    # Every open is a new worker process, but the options these tests rely on are set all the same.
     for name, value in RESET.items():
         dev.set_option(name, value)
     yield dev
@@ -105,8 +105,9 @@ def test_cancel_mid_page_keeps_the_pages_before(device: SaneDevice) -> None:
             cancel.set()
 
     pages = []
+    slow = {"read_delay": True, "read_delay_duration": 20_000}  # the cancel reaches the worker mid-page
     with pytest.raises(ScanCancelled, match="during page 3"):
-        for page in device.scan(ScanSettings("feeder", dpi=100, mode="gray"), cancel, progress):
+        for page in device.scan(ScanSettings("feeder", dpi=100, mode="gray", options=slow), cancel, progress):
             pages.append(page)
     assert [p.index for p in pages] == [0, 1]
     assert max(f for i, f in fractions if i == 2) < 1.0  # page 3 was never read to its end

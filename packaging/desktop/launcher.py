@@ -1,5 +1,8 @@
 """Entry point of the bundled desktop app: `scanner_app.gui.app.main`, plus `--smoke-test`.
 
+`--sane-worker FD` makes the process the SANE worker of a scanner the app opened
+(scanner_app/core/devices/sane_device.py: a frozen app has no `python -m` to run it with).
+
 `--smoke-test` (used by packaging/desktop/smoke_test.py on the built bundle): about one second
 after start, report the visible main windows on stdout and quit; exit code 0 when one is shown,
 3 when none is.
@@ -32,6 +35,13 @@ def _arm_smoke_test() -> None:
 
 def main() -> int:
     argv = sys.argv[1:]
+    from scanner_app.core.devices.sane_device import WORKER_FLAG
+
+    if argv[:1] == [WORKER_FLAG]:
+        from scanner_app.core.devices import sane_worker
+
+        sane_worker.main(sys.argv[1:])
+        return 0
     if SMOKE_FLAG in argv:
         argv.remove(SMOKE_FLAG)
         _arm_smoke_test()

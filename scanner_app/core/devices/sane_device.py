@@ -1,28 +1,33 @@
-"""Scanners through SANE (Linux): every USB and network device SANE supports, with python-sane.
+"""Scanners through SANE (Linux): every USB and network device SANE supports, in a worker process.
+
+Every SANE call runs in a process of its own (sane_worker.py), one per open device, never in the
+app's: SANE backends read in a thread that sane_cancel() kills (pthread_cancel, asynchronous), and
+one killed inside malloc leaves the allocator's lock held, which deadlocks every thread of the
+process for good (seen with SANE's own test backend: the GUI froze in C). In the worker such a hang
+costs at most CANCEL_GRACE_S: the worker is ended and the next call starts a new one. A backend that
+crashes takes only the worker with it, and the app reports the crash.
 
 Why python-sane and not the ``scanimage`` program: speed does not decide it (SANE's test device,
 300 dpi colour, median of 20: python-sane 63 ms a page with per-line progress, scanimage 31 ms to
 PNM and 131 ms to PNG, process start included; a real scanner takes seconds a page). python-sane
-reads in-process line by line, so a page can be cancelled mid-read, progress is exact, feeder pages
-arrive one by one without watching a folder for files, options are typed with their constraints,
-and errors come back as SANE statuses instead of stderr text to parse.
+reads line by line, so a page can be cancelled mid-read, progress is exact, feeder pages arrive one
+by one without watching a folder for files, options are typed with their constraints, and errors
+come back as SANE statuses instead of stderr text to parse.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
+import dataclasses
+import socket
+import subprocess
 import sys
 import threading
-import types
+import time
 from collections.abc import Iterator
+from multiprocessing.connection import Connection
 from typing import Any
 
-import numpy as np
-from PIL import Image
-
 from scanner_app.core.devices.base import (
-    PAGE_SIZES,
     Capabilities,
     DeviceError,
     DeviceInfo,
@@ -30,254 +35,257 @@ from scanner_app.core.devices.base import (
     ScanCancelled,
     ScannedPage,
     ScanSettings,
-    check_cancel,
-    side_of,
 )
+from scanner_app.core.devices.sane_protocol import (
+    CANCEL,
+    CANCELLED,
+    CAPABILITIES,
+    CLOSE,
+    END,
+    ENDS_A_SCAN,
+    LIST,
+    NEXT,
+    OK,
+    OPEN,
+    PAGE,
+    PREFIX,
+    PROGRESS,
+    SCAN,
+    SET_OPTION,
+    Message,
+    page_from,
+    raise_from,
+)
+from scanner_app.server.process import spawn, stop
 
-PREFIX = "sane:"
-_COMMON_DPI = (75, 100, 150, 200, 300, 400, 600, 1200)
-# sane_strstatus() texts -> (kind, what to tell the user)
-_STATUS = {
-    "Document feeder jammed": ("jammed", "paper jam in the feeder: clear it, then scan the rest"),
-    "Document feeder out of documents": ("empty", "the feeder is empty: put the receipts in and scan again"),
-    "Scanner cover is open": ("cover_open", "the scanner's cover is open: close it and scan again"),
-    "Device busy": ("busy", "the scanner is busy (another program is using it): try again when it is free"),
-    "Error during device I/O": ("unplugged", "the scanner stopped answering (unplugged or switched off?)"),
-    "Access to resource has been denied": (
-        "denied", "no permission to use the scanner (on Linux: add the user to the 'scanner' group)"),
-    "Operation not supported": ("unsupported", "the scanner does not support this operation"),
-    "Invalid argument": ("not_found", "no such scanner, or it refused the settings"),
-}  # fmt: skip
+__all__ = ["PREFIX", "SaneDevice", "list_devices"]
 
-
-@functools.cache
-def _sane() -> types.ModuleType:
-    """python-sane, initialised once per process (SANE itself is process-wide state)."""
-    if not sys.platform.startswith("linux"):
-        from scanner_app.core.devices.base import NO_PLATFORM_SUPPORT
-
-        raise DeviceError("unsupported", f"SANE: {NO_PLATFORM_SUPPORT}")
-    try:
-        import sane  # type: ignore[import-untyped]
-    except ImportError as exc:
-        raise DeviceError(
-            "unsupported",
-            f"SANE is not available ({exc}): pip install python-sane, and install libsane1 "
-            "(Debian/Ubuntu: apt-get install libsane1 sane-utils)",
-        ) from None
-    sane.init()
-    return sane
+WORKER_MODULE = f"{__package__}.sane_worker"
+WORKER_FLAG = "--sane-worker"  # how a frozen app (packaging/desktop/launcher.py) is told to be the worker
+CANCEL_GRACE_S = 10.0  # after Cancel, how long the driver may take to stop before its process is ended
+STALL_S = 180.0  # silence during a scan (no line read, lamp warm-up included) before the driver is ended
+REPLY_S = 60.0  # open, options, capabilities and listing (network backends search the LAN)
+POLL_S = 0.1  # how often a scan looks at its cancel event while it waits for the worker
+CLOSE_S = 5.0  # how long a closing worker may take before it is killed
 
 
-def _error(exc: BaseException, device: str) -> DeviceError:
-    text = str(exc)
-    kind, message = _STATUS.get(text, ("failed", text or type(exc).__name__))
-    return DeviceError(kind, f"{device}: {message}")
+def _start_worker(fd: int) -> subprocess.Popen[bytes]:
+    if getattr(sys, "frozen", False):
+        # A PyInstaller bundle has no interpreter to run spawn's death-signal wrapper with: its
+        # launcher runs the worker, which ends by itself when our end of the socket closes.
+        return subprocess.Popen([sys.executable, WORKER_FLAG, str(fd)], pass_fds=(fd,),
+                                stdin=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    return spawn([sys.executable, "-m", WORKER_MODULE, str(fd)], pass_fds=(fd,))
 
 
-def _image(data: bytes, width: int, height: int, samples: int, sample_size: int) -> Image.Image:
-    """An 8-bit L or RGB image from python-sane's raw buffer (16-bit samples in host order)."""
-    if not data or height <= 0:
-        raise DeviceError("failed", "the scanner returned no image data")
-    pixels = np.frombuffer(data, np.uint16 if sample_size == 2 else np.uint8).reshape(height, width, samples)
-    if sample_size == 2:
-        pixels = np.right_shift(pixels, 8).astype(np.uint8)
-    return Image.fromarray(pixels[:, :, 0] if samples == 1 else pixels, "L" if samples == 1 else "RGB")
+class _Worker:
+    """One worker process and our end of its socket."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label
+        ours, theirs = socket.socketpair()
+        try:
+            self._proc = _start_worker(theirs.fileno())
+        except OSError as exc:
+            ours.close()
+            raise DeviceError("failed", f"{label}: cannot start the SANE worker: {exc}") from None
+        finally:
+            theirs.close()
+        self._conn = Connection(ours.detach())
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def alive(self) -> bool:
+        return self._proc.poll() is None and not self._conn.closed
+
+    def _gone(self) -> DeviceError:
+        try:
+            code = self._proc.wait(CLOSE_S)
+        except subprocess.TimeoutExpired:
+            code = None
+        self.kill()
+        how = "" if code is None else f" (signal {-code})" if code < 0 else f" (exit code {code})"
+        return DeviceError("failed", f"{self._label}: the scanner's driver crashed{how}; try again")
+
+    def send(self, message: Message) -> None:
+        try:
+            self._conn.send(message)
+        except (OSError, ValueError):
+            raise self._gone() from None
+
+    def receive(self, timeout: float) -> Message | None:
+        """The next message, or None after ``timeout`` seconds of silence."""
+        try:
+            if not self._conn.poll(timeout):
+                return None
+            message: Message = self._conn.recv()
+        except (EOFError, OSError, ValueError):
+            raise self._gone() from None
+        return message
+
+    def call(self, message: Message, timeout: float = REPLY_S) -> Any:
+        self.send(message)
+        reply = self.receive(timeout)
+        if reply is None:
+            self.kill()
+            mute = f"the scanner's driver did not answer in {timeout:.0f} s"
+            raise DeviceError("failed", f"{self._label}: {mute}")
+        if reply[0] != OK:
+            raise_from(reply)
+        return reply[1]
+
+    def kill(self) -> None:
+        stop(self._proc, 0, name="SANE worker")
+        self._conn.close()
+
+    def close(self) -> None:
+        if self.alive():
+            try:
+                self._conn.send((CLOSE,))
+                self._proc.wait(CLOSE_S)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
+        self.kill()
 
 
 def list_devices() -> list[DeviceInfo]:
     """Every scanner SANE finds (USB, network backends, airscan/eSCL and WSD through sane-airscan)."""
-    sane = _sane()
+    worker = _Worker("SANE")
     try:
-        found = sane.get_devices()
-    except sane._sane.error as exc:
-        raise _error(exc, "SANE") from None
-    return [DeviceInfo(PREFIX + name, vendor, model, kind) for name, vendor, model, kind in found]
-
-
-def _source_kind(name: str) -> str | None:
-    low = name.lower()
-    if "duplex" in low:
-        return "duplex"
-    if any(word in low for word in ("adf", "feeder", "document")):
-        return "feeder"
-    if any(word in low for word in ("flatbed", "normal", "glass", "platen")):
-        return "flatbed"
-    return None
-
-
-def _mode_kind(name: str) -> str | None:
-    low = name.lower()
-    if "colo" in low:
-        return "color"
-    if "gray" in low or "grey" in low:
-        return "gray"
-    if any(word in low for word in ("lineart", "binary", "halftone", "black")):
-        return "lineart"
-    return None
+        devices: list[DeviceInfo] = worker.call((LIST,))
+        return devices
+    finally:
+        worker.close()
 
 
 class SaneDevice:
-    """One open SANE device; see ``Device`` in base.py."""
+    """One open SANE device, driven in its worker process; see ``Device`` in base.py.
 
-    def __init__(self, device_id: str) -> None:
-        sane = _sane()
+    A worker that was ended (a stuck cancel, a crash) is replaced on the next call, and the device
+    opened again: options set with ``set_option`` before then are the device's defaults again.
+    """
+
+    def __init__(
+        self, device_id: str, *, cancel_grace_s: float = CANCEL_GRACE_S, stall_s: float = STALL_S
+    ) -> None:
         self._name = device_id.removeprefix(PREFIX)
-        self._errors = sane._sane.error
+        self._grace_s = cancel_grace_s
+        self._stall_s = stall_s
+        self.info = DeviceInfo(device_id, self._name, "", "SANE device")
+        self._worker = self._open()
+
+    def _open(self) -> _Worker:
+        worker = _Worker(self._name)
         try:
-            self._dev = sane.open(self._name)
-        except (self._errors, RuntimeError) as exc:
-            err = _error(exc, self._name)
-            if err.kind == "not_found":
-                err = DeviceError("not_found", f"{self._name}: no such scanner (is it plugged in and on?)")
-            raise err from None
-        vendor, model = (self._name, "")
-        with contextlib.suppress(RuntimeError, self._errors):
-            vendor, model = self._dev.scanner_model
-        self.info = DeviceInfo(PREFIX + self._name, vendor, model, "SANE device")
+            self.info = worker.call((OPEN, self._name))
+        except BaseException:
+            worker.close()
+            raise
+        return worker
 
-    # Options ---------------------------------------------------------------------------------
-    def _option(self, name: str) -> Any | None:
-        option = self._dev.opt.get(name)
-        return option if option is not None and option.is_active() else None
+    def _live(self) -> _Worker:
+        if not self._worker.alive():
+            self._worker = self._open()
+        return self._worker
 
-    def _choices(self, name: str) -> list[Any]:
-        option = self._option(name)
-        return list(option.constraint) if option is not None and isinstance(option.constraint, list) else []
+    @property
+    def worker_pid(self) -> int:
+        """The PID of the process that makes this device's SANE calls."""
+        return self._live().pid
+
+    def capabilities(self) -> Capabilities:
+        caps: Capabilities = self._live().call((CAPABILITIES,))
+        return caps
 
     def set_option(self, name: str, value: str | int | float | bool) -> None:
         """Set one raw SANE option (``-`` or ``_`` in the name)."""
-        key = name.replace("-", "_")
-        if key not in self._dev.opt:
-            raise DeviceError("unsupported", f"{self._name}: no option {name!r}")
-        try:
-            setattr(self._dev, key, value)
-        except (AttributeError, TypeError, self._errors) as exc:
-            raise DeviceError("unsupported", f"{self._name}: cannot set {name} to {value!r}: {exc}") from None
+        self._live().call((SET_OPTION, name, value))
 
-    def capabilities(self) -> Capabilities:
-        sources = tuple(dict.fromkeys(k for s in self._choices("source") if (k := _source_kind(str(s)))))
-        modes = tuple(dict.fromkeys(k for m in self._choices("mode") if (k := _mode_kind(str(m)))))
-        resolution = self._option("resolution")
-        dpis: tuple[int, ...] = ()
-        if resolution is not None:
-            c = resolution.constraint
-            if isinstance(c, list):
-                dpis = tuple(int(v) for v in c)
-            elif isinstance(c, tuple):
-                dpis = tuple(d for d in _COMMON_DPI if c[0] <= d <= c[1])
-        depths = tuple(int(d) for d in self._choices("depth")) or (8,)
-        size = None
-        x, y = self._option("br_x"), self._option("br_y")
-        if (
-            x is not None
-            and y is not None
-            and isinstance(x.constraint, tuple)
-            and isinstance(y.constraint, tuple)
-        ):
-            size = (float(x.constraint[1]), float(y.constraint[1]))
-        return Capabilities(sources or ("flatbed",), modes or ("color",), dpis or (300,), depths, size)
-
-    def _apply(self, settings: ScanSettings) -> None:
-        sources = {_source_kind(str(s)): s for s in reversed(self._choices("source"))}
-        if settings.source == "duplex" and "duplex" not in sources:
-            if "Duplex" in self._choices("adf_mode") and "feeder" in sources:
-                self.set_option("source", sources["feeder"])
-                self.set_option("adf_mode", "Duplex")
-            else:
-                raise DeviceError(
-                    "unsupported", f"{self._name}: this scanner cannot scan both sides (no duplex)"
-                )
-        elif sources and settings.source not in sources:
-            raise DeviceError("unsupported", f"{self._name}: this scanner has no {settings.source}")
-        elif sources:
-            self.set_option("source", sources[settings.source])
-        modes = {_mode_kind(str(m)): m for m in reversed(self._choices("mode"))}
-        if modes:
-            if settings.mode not in modes:
-                raise DeviceError("unsupported", f"{self._name}: this scanner has no {settings.mode} mode")
-            self.set_option("mode", modes[settings.mode])
-        if self._option("resolution") is not None:
-            self.set_option("resolution", settings.dpi)
-        if self._option("depth") is not None and settings.depth in self._choices("depth"):
-            self.set_option("depth", settings.depth)
-        if settings.page_size is not None:
-            self._set_area(*PAGE_SIZES[settings.page_size])
-        for name, value in settings.options.items():
-            self.set_option(name, value)
-
-    def _set_area(self, width_mm: float, height_mm: float) -> None:
-        for name, value in (("tl_x", 0), ("tl_y", 0), ("br_x", width_mm), ("br_y", height_mm)):
-            option = self._option(name)
-            if option is None or option.unit != self._sane_unit_mm():
-                continue
-            low, high = (option.constraint[0], option.constraint[1]) if isinstance(option.constraint, tuple) \
-                else (value, value)  # fmt: skip
-            self.set_option(name, min(max(value, low), high))
-
-    @staticmethod
-    def _sane_unit_mm() -> int:
-        return int(_sane()._sane.UNIT_MM)
-
-    # Scanning --------------------------------------------------------------------------------
     def scan(
         self, settings: ScanSettings, cancel: threading.Event, progress: PageProgress | None = None
     ) -> Iterator[ScannedPage]:
-        self._apply(settings)
-        feeder = settings.source != "flatbed"
-        index = 0
+        worker = self._live()
+        worker.send((SCAN, dataclasses.replace(settings, options=dict(settings.options))))
+        ended = False
         try:
-            while True:
-                check_cancel(cancel)
-                try:
-                    self._dev.start()
-                except self._errors as exc:
-                    err = _error(exc, self._name)
-                    if feeder and err.kind == "empty" and index > 0:
-                        return  # the feeder ran out: the normal end of a stack
-                    raise err from None
-                image = self._read(index, cancel, progress)
-                side = side_of(settings, index)
-                yield ScannedPage(index, image, side)
-                index += 1
-                if not feeder:
-                    return
+            yield from self._pages(worker, cancel, progress)
+            ended = True
+        except (DeviceError, ScanCancelled):
+            ended = True
+            raise
         finally:
-            with contextlib.suppress(self._errors):
-                self._dev.cancel()
+            if not ended:  # the caller stopped iterating (or its progress callback raised)
+                self._abandon(worker)
 
-    def _read(self, index: int, cancel: threading.Event, progress: PageProgress | None) -> Image.Image:
-        last = [-1.0]
-
-        cancelled: list[int] = []  # the line at which the cancel was noticed
-
-        def on_line(line: int, total: int) -> None:
-            # Never raise here: python-sane 2.9.2 dereferences the callback's NULL result (a crash).
-            # sane_cancel() instead makes the next sane_read() return SANE_STATUS_CANCELLED.
-            if cancel.is_set() and not cancelled:
-                cancelled.append(line)
-                self._dev.cancel()
+    def _pages(
+        self, worker: _Worker, cancel: threading.Event, progress: PageProgress | None
+    ) -> Iterator[ScannedPage]:
+        reading: int | None = None  # the page being read, once its first line is in
+        cancelled_at: float | None = None
+        cancelled_during: int | None = None
+        heard = time.monotonic()
+        while True:
+            if cancel.is_set() and cancelled_at is None:
+                worker.send((CANCEL,))
+                cancelled_at, cancelled_during = time.monotonic(), reading
+            message = worker.receive(POLL_S)
+            now = time.monotonic()
+            if message is None:
+                if cancelled_at is not None and now - cancelled_at > self._grace_s:
+                    worker.kill()
+                    raise ScanCancelled(self._cancelled(cancelled_during, "; the scanner's driver did not "
+                                                        "stop, so it was ended"))  # fmt: skip
+                if cancelled_at is None and now - heard > self._stall_s:
+                    worker.kill()
+                    silent = f"the scanner sent nothing for {self._stall_s:.0f} s, so its driver was ended"
+                    raise DeviceError("failed", f"{self._name}: {silent}; try again")
+                continue
+            heard = now
+            tag = message[0]
+            if tag == PROGRESS:
+                reading = message[1]
+                if progress is not None and cancelled_at is None:
+                    progress(message[1], message[2])
+            elif tag == PAGE:
+                reading = None
+                if cancelled_at is not None:
+                    continue  # read to its end while the cancel was on its way: dropped, as Cancel asked
+                yield page_from(message)
+                if cancel.is_set():
+                    continue  # sends CANCEL at the top instead of NEXT
+                worker.send((NEXT,))
+                heard = time.monotonic()
+            elif tag == END:
                 return
-            if progress is not None:
-                fraction = line / total if total > 0 else -1.0
-                if fraction < 0 or fraction - last[0] >= 0.02 or line == total:
-                    last[0] = fraction
-                    progress(index, fraction)
+            elif tag == CANCELLED:
+                raise ScanCancelled(self._cancelled(cancelled_during, "") if cancelled_during is not None
+                                    else message[1])  # fmt: skip
+            else:
+                raise_from(message)
 
+    @staticmethod
+    def _cancelled(page: int | None, why: str) -> str:
+        return ("scan cancelled" if page is None else f"scan cancelled during page {page + 1}") + why
+
+    def _abandon(self, worker: _Worker) -> None:
+        """Stop a scan nobody reads any more: cancel it and drain it, or end the worker."""
+        if not worker.alive():
+            return
         try:
-            # 16-bit samples must be asked for whole: python-sane's 8-bit path reads half lines then.
-            data, width, height, samples, size = self._dev.dev.snap(True, True, on_line)
-        except (self._errors, RuntimeError) as exc:
-            if cancelled:
-                raise ScanCancelled(f"scan cancelled during page {index + 1}") from None
-            raise _error(exc, self._name) from None
-        if cancelled:  # the backend had the whole page buffered already: it still counts as cancelled
-            raise ScanCancelled(f"scan cancelled during page {index + 1}")
-        return _image(bytes(data), width, height, samples, size)
+            worker.send((CANCEL,))
+            deadline = time.monotonic() + self._grace_s
+            while (left := deadline - time.monotonic()) > 0:
+                message = worker.receive(min(left, POLL_S))
+                if message is not None and message[0] in ENDS_A_SCAN:
+                    return
+        except DeviceError:
+            return
+        worker.kill()
 
     def close(self) -> None:
-        with contextlib.suppress(self._errors):
-            self._dev.close()
+        self._worker.close()
 
     def __enter__(self) -> SaneDevice:
         return self

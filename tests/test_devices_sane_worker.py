@@ -1,0 +1,160 @@
+"""The SANE worker process: the app never calls SANE itself, and a stuck or crashed driver costs a scan,
+never the app. Against SANE's `test` backend (a real virtual device); a stuck driver is a real worker
+process stopped with SIGSTOP, a crash one killed with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import pytest
+from sane_test_backend import DEVICE, use_sane_test_backend
+
+from scanner_app.core.devices import DeviceError, ScanCancelled, ScanSettings, open_device
+from scanner_app.core.devices.sane_device import WORKER_FLAG, SaneDevice
+from scanner_app.core.devices.sane_protocol import LIST, OK
+
+SLOW = {"read_delay": True, "read_delay_duration": 100_000}  # about 0.1 s a read: a page takes seconds
+FEEDER = ScanSettings("feeder", dpi=75, mode="gray", options={"test_picture": "Grid", **SLOW})
+
+
+def _open(**kw: float) -> SaneDevice:
+    use_sane_test_backend()
+    return SaneDevice(DEVICE, **kw)
+
+
+def _stopped(pid: int) -> None:
+    os.kill(pid, signal.SIGSTOP)
+
+
+def test_the_app_process_never_loads_sane() -> None:
+    use_sane_test_backend()
+    code = (
+        "import sys, threading\n"
+        "from scanner_app.core.devices import open_device, list_devices, ScanSettings\n"
+        f"assert {DEVICE!r} in [d.id for d in list_devices(network=False).devices]\n"
+        f"dev = open_device({DEVICE!r})\n"
+        "pages = list(dev.scan(ScanSettings('feeder', dpi=50, mode='gray'), threading.Event()))\n"
+        "dev.close()\n"
+        "assert len(pages) == 10, len(pages)\n"
+        "loaded = [m for m in sys.modules if m in ('sane', '_sane') or m.endswith('sane_inprocess')]\n"
+        "assert not loaded, loaded\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_driver_stuck_in_cancel_is_ended_and_the_device_opened_again() -> None:
+    device = _open(cancel_grace_s=1.0)
+    try:
+        first = device.worker_pid
+        cancel = threading.Event()
+        pages = []
+
+        def progress(index: int, fraction: float) -> None:
+            if index == 1 and fraction > 0:
+                _stopped(first)  # the driver hangs, as SANE's cancel did in a deadlock
+                cancel.set()
+
+        with pytest.raises(ScanCancelled, match="during page 2; the scanner's driver did not stop"):
+            for page in device.scan(FEEDER, cancel, progress):
+                pages.append(page)
+        assert [p.index for p in pages] == [0]
+        with pytest.raises(ProcessLookupError):
+            os.kill(first, 0)  # ended and reaped
+        (page,) = list(device.scan(ScanSettings("flatbed", dpi=50, mode="gray"), threading.Event()))
+        assert page.image.size[0] > 0 and device.worker_pid != first
+    finally:
+        device.close()
+
+
+def test_a_driver_that_goes_silent_mid_scan_ends_the_scan_with_a_message() -> None:
+    device = _open(stall_s=1.0)
+    try:
+        pid = device.worker_pid
+        pages = []
+
+        def progress(index: int, fraction: float) -> None:
+            if index == 1 and fraction > 0:
+                _stopped(pid)
+
+        with pytest.raises(DeviceError, match="test:0: the scanner sent nothing for 1 s") as caught:
+            for page in device.scan(FEEDER, threading.Event(), progress):
+                pages.append(page)
+        assert caught.value.kind == "failed" and len(pages) == 1
+    finally:
+        device.close()
+
+
+def test_a_driver_that_crashes_is_reported_and_replaced() -> None:
+    device = _open()
+    try:
+        pid = device.worker_pid
+        pages = []
+
+        def progress(index: int, fraction: float) -> None:
+            if index == 0 and fraction > 0:
+                os.kill(pid, signal.SIGKILL)
+
+        with pytest.raises(DeviceError, match=r"test:0: the scanner's driver crashed \(signal 9\)"):
+            for page in device.scan(FEEDER, threading.Event(), progress):
+                pages.append(page)
+        assert pages == []
+        assert device.capabilities().sources == ("flatbed", "feeder")  # a new worker, opened again
+        assert device.worker_pid != pid
+    finally:
+        device.close()
+
+
+def test_a_scan_left_half_read_is_stopped_and_the_same_worker_goes_on() -> None:
+    device = _open()
+    try:
+        pid = device.worker_pid
+        fast = ScanSettings("feeder", dpi=50, mode="gray")
+        for page in device.scan(fast, threading.Event()):
+            assert page.index == 0
+            break  # the caller stops reading: the generator is closed here
+        # the test device's feeder holds 10 sheets per open: the same open device has the 9 left
+        assert len(list(device.scan(fast, threading.Event()))) == 9
+        assert device.worker_pid == pid
+    finally:
+        device.close()
+
+
+def test_closing_ends_the_worker() -> None:
+    use_sane_test_backend()
+    device = open_device(DEVICE)
+    assert isinstance(device, SaneDevice)
+    pid = device.worker_pid
+    device.close()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def test_the_bundles_launcher_runs_the_worker_and_it_ends_with_its_socket() -> None:
+    use_sane_test_backend()
+    ours, theirs = socket.socketpair()
+    launcher = Path(__file__).parents[1] / "packaging" / "desktop" / "launcher.py"
+    proc = subprocess.Popen([sys.executable, str(launcher), WORKER_FLAG, str(theirs.fileno())],
+                            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)  # fmt: skip
+    theirs.close()
+    try:
+        conn = Connection(ours.detach())
+        conn.send((LIST,))
+        assert conn.poll(60)
+        tag, devices = conn.recv()
+        assert tag == OK and DEVICE in [d.id for d in devices]
+        conn.close()  # the app went away: the worker ends by itself
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
