@@ -158,3 +158,20 @@ def test_the_bundles_launcher_runs_the_worker_and_it_ends_with_its_socket() -> N
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_driver_stuck_after_its_scan_is_replaced_before_the_next_call() -> None:
+    # The scan's outcome comes first and SANE's cleanup (sane_cancel) after it, then IDLE. A cleanup that
+    # hangs is a stopped worker here, marked as just past a scan's outcome.
+    device = _open(cancel_grace_s=1.0)
+    try:
+        assert len(list(device.scan(ScanSettings("flatbed", dpi=50, mode="gray"), threading.Event()))) == 1
+        stuck = device.worker_pid  # IDLE read here: the scan's cleanup returned
+        _stopped(stuck)
+        device._worker.scan_ended()
+        assert device.capabilities().sources == ("flatbed", "feeder")
+        assert device.worker_pid != stuck
+        with pytest.raises(ProcessLookupError):
+            os.kill(stuck, 0)
+    finally:
+        device.close()

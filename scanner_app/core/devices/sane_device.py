@@ -43,6 +43,7 @@ from scanner_app.core.devices.sane_protocol import (
     CLOSE,
     END,
     ENDS_A_SCAN,
+    IDLE,
     LIST,
     NEXT,
     OK,
@@ -92,6 +93,23 @@ class _Worker:
         finally:
             theirs.close()
         self._conn = Connection(ours.detach())
+        self._scan_ended_at: float | None = None  # a scan's outcome came, its IDLE not yet
+
+    def scan_ended(self) -> None:
+        self._scan_ended_at = time.monotonic()
+
+    def settled(self, grace_s: float) -> bool:
+        """True once the last scan's SANE cleanup has returned (IDLE), waiting up to ``grace_s`` after
+        its outcome; False when it hangs (the worker is then killed)."""
+        if self._scan_ended_at is None:
+            return True
+        while (left := self._scan_ended_at + grace_s - time.monotonic()) > 0:
+            message = self.receive(left)
+            if message is not None and message[0] == IDLE:
+                self._scan_ended_at = None
+                return True
+        self.kill()
+        return False
 
     @property
     def pid(self) -> int:
@@ -186,7 +204,12 @@ class SaneDevice:
         return worker
 
     def _live(self) -> _Worker:
-        if not self._worker.alive():
+        try:
+            usable = self._worker.alive() and self._worker.settled(self._grace_s)
+        except DeviceError:  # it died while it cleaned up
+            usable = False
+        if not usable:
+            self._worker.kill()
             self._worker = self._open()
         return self._worker
 
@@ -216,6 +239,8 @@ class SaneDevice:
             ended = True
             raise
         finally:
+            if ended:
+                worker.scan_ended()
             if not ended:  # the caller stopped iterating (or its progress callback raised)
                 self._abandon(worker)
 
@@ -279,6 +304,7 @@ class SaneDevice:
             while (left := deadline - time.monotonic()) > 0:
                 message = worker.receive(min(left, POLL_S))
                 if message is not None and message[0] in ENDS_A_SCAN:
+                    worker.scan_ended()
                     return
         except DeviceError:
             return

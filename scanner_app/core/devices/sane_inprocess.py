@@ -17,7 +17,6 @@ import contextlib
 import functools
 import sys
 import threading
-import time
 import types
 from collections.abc import Generator
 from typing import Any
@@ -39,7 +38,6 @@ from scanner_app.core.devices.base import (
 )
 from scanner_app.core.devices.sane_protocol import PREFIX
 
-READER_SETTLE_S = 0.05  # after a read error, before sane_cancel() (see SaneDevice._read)
 _COMMON_DPI = (75, 100, 150, 200, 300, 400, 600, 1200)
 # sane_strstatus() texts -> (kind, what to tell the user)
 _STATUS = {
@@ -226,8 +224,14 @@ class InProcessSaneDevice:
 
     # Scanning --------------------------------------------------------------------------------
     def scan(
-        self, settings: ScanSettings, cancel: threading.Event, progress: PageProgress | None = None
+        self,
+        settings: ScanSettings,
+        cancel: threading.Event,
+        progress: PageProgress | None = None,
+        *,
+        end: bool = True,
     ) -> Generator[ScannedPage, None, None]:
+        """See ``Device.scan``; with ``end=False`` the caller calls ``end_scan`` itself afterwards."""
         self._apply(settings)
         feeder = settings.source != "flatbed"
         index = 0
@@ -248,8 +252,14 @@ class InProcessSaneDevice:
                 if not feeder:
                     return
         finally:
-            with contextlib.suppress(self._errors):
-                self._dev.cancel()
+            if end:
+                self.end_scan()
+
+    def end_scan(self) -> None:
+        """sane_cancel(): SANE's end of every scan. It can hang (see sane_device.py); scan calls it
+        last, so that a caller that must answer first can run the scan with ``end=False``."""
+        with contextlib.suppress(self._errors):
+            self._dev.cancel()
 
     def _read(self, index: int, cancel: threading.Event, progress: PageProgress | None) -> Image.Image:
         last = [-1.0]
@@ -275,10 +285,6 @@ class InProcessSaneDevice:
         except (self._errors, RuntimeError) as exc:
             if cancelled:
                 raise ScanCancelled(f"scan cancelled during page {index + 1}") from None
-            # sane_cancel() (in scan's finally) kills the backend's reader thread at any instruction. One
-            # that has just started may be inside malloc, and dies holding its lock: give it time to
-            # reach its first blocking write (the worker is ended if it deadlocks all the same).
-            time.sleep(READER_SETTLE_S)
             raise _error(exc, self._name) from None
         if cancelled:  # the backend had the whole page buffered already: it still counts as cancelled
             raise ScanCancelled(f"scan cancelled during page {index + 1}")

@@ -18,8 +18,9 @@ PREFIX = "sane:"  # device ids of SANE devices: sane:NAME
 # app -> worker
 OPEN, LIST, CAPABILITIES, SET_OPTION, SCAN, NEXT, CANCEL, CLOSE = (
     "open", "list", "capabilities", "set_option", "scan", "next", "cancel", "close")  # fmt: skip
-# worker -> app
-OK, ERROR, CANCELLED, PROGRESS, PAGE, END = "ok", "error", "cancelled", "progress", "page", "end"
+# worker -> app; a scan's outcome (ENDS_A_SCAN) comes before SANE's cleanup, which can hang, IDLE after it
+OK, ERROR, CANCELLED, PROGRESS, PAGE, END, IDLE = (
+    "ok", "error", "cancelled", "progress", "page", "end", "idle")  # fmt: skip
 ENDS_A_SCAN = (ERROR, CANCELLED, END)
 
 Message = tuple[Any, ...]

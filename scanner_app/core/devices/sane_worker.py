@@ -21,6 +21,7 @@ from scanner_app.core.devices.sane_protocol import (
     CAPABILITIES,
     CLOSE,
     END,
+    IDLE,
     LIST,
     NEXT,
     OK,
@@ -70,10 +71,7 @@ class _Worker:
             if tag in (CANCEL, NEXT):  # late: the scan it was meant for has ended
                 continue
             if tag == SCAN:
-                try:
-                    self._scan(message[1])
-                except Exception as exc:
-                    self._conn.send(error_message(exc))
+                self._scan(message[1])
             else:
                 self._reply(message)
         if self._device is not None:
@@ -106,20 +104,24 @@ class _Worker:
         raise RuntimeError(f"unknown request {tag!r}")
 
     def _scan(self, settings: ScanSettings) -> None:
-        if self._device is None:
-            raise RuntimeError("scan before open")
-        pages = self._device.scan(settings, self._cancel, lambda i, f: self._conn.send((PROGRESS, i, f)))
+        """Run one scan; its outcome is sent before sane_cancel(), which can hang, and IDLE after it."""
+        device = self._device
+        if device is None:
+            self._conn.send(error_message(RuntimeError("scan before open")))
+            return
+        pages = device.scan(settings, self._cancel, lambda i, f: self._conn.send((PROGRESS, i, f)), end=False)
         try:
             for page in pages:
                 self._conn.send(page_message(page))
                 if not self._go_on():
-                    break
-            else:
-                self._conn.send((END,))
-                return
+                    raise ScanCancelled("scan cancelled")
+            self._conn.send((END,))
+        except Exception as exc:
+            self._conn.send(error_message(exc))
         finally:
             pages.close()
-        raise ScanCancelled("scan cancelled")
+            device.end_scan()
+            self._conn.send((IDLE,))
 
     def _go_on(self) -> bool:
         """After a page: True on NEXT, False on CANCEL or CLOSE (CLOSE is queued again for serve).
