@@ -241,7 +241,7 @@ class SaneDevice:
         finally:
             if ended:
                 worker.scan_ended()
-            if not ended:  # the caller stopped iterating (or its progress callback raised)
+            else:  # the caller stopped iterating (or its progress callback raised)
                 self._abandon(worker)
 
     def _pages(
