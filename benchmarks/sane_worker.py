@@ -29,10 +29,6 @@ from scanner_app.core.devices.sane_inprocess import InProcessSaneDevice  # noqa:
 Opener = Callable[[str], SaneDevice | InProcessSaneDevice]
 
 
-def _median(times: list[float]) -> float:
-    return statistics.median(times)
-
-
 def _measure(opener: Opener, pages: int, settings: ScanSettings) -> tuple[float, float]:
     opens = []
     for _ in range(max(3, pages // 4)):
@@ -50,7 +46,7 @@ def _measure(opener: Opener, pages: int, settings: ScanSettings) -> tuple[float,
             assert page.image.mode == "RGB"
     finally:
         device.close()
-    return _median(opens), _median(scans)
+    return statistics.median(opens), statistics.median(scans)
 
 
 def main() -> int:
@@ -62,20 +58,27 @@ def main() -> int:
     args = parser.parse_args()
     use_sane_test_backend()
     settings = ScanSettings("flatbed", dpi=args.dpi, mode="color")
-    rows = []
+    sides: dict[str, tuple[Opener, list[tuple[float, float]]]] = {
+        "in this process": (InProcessSaneDevice, []),
+        "worker process": (SaneDevice, []),
+    }
     for _ in range(2):  # interleaved, so that a load change on the machine hits both sides
-        rows.append(("in this process", *_measure(InProcessSaneDevice, args.pages, settings)))
-        rows.append(("worker process", *_measure(SaneDevice, args.pages, settings)))
-    inproc = [r for r in rows if r[0] == "in this process"]
-    worker = [r for r in rows if r[0] == "worker process"]
+        for opener, rounds in sides.values():
+            rounds.append(_measure(opener, args.pages, settings))
+    medians = {
+        label: (statistics.median(o for o, _ in rounds), statistics.median(p for _, p in rounds))
+        for label, (_, rounds) in sides.items()
+    }
     print(f"SANE test device, {args.dpi} dpi colour flatbed page, median of {args.pages} (two rounds)")
     print(f"{'':18} {'open+close s':>13} {'page s':>8}")
-    for label, side in (("in this process", inproc), ("worker process", worker)):
-        print(f"{label:18} {_median([r[1] for r in side]):13.3f} {_median([r[2] for r in side]):8.3f}")
-    extra_open = _median([r[1] for r in worker]) - _median([r[1] for r in inproc])
-    page_ratio = _median([r[2] for r in worker]) / _median([r[2] for r in inproc])
+    for label, (open_s, page_s) in medians.items():
+        print(f"{label:18} {open_s:13.3f} {page_s:8.3f}")
+    (inproc_open, inproc_page), (worker_open, worker_page) = medians.values()
     # in this process SANE is initialised once (the first open), so open+close is a difference, not a ratio
-    print(f"worker against in process: open+close {extra_open:+.3f} s, page {page_ratio:.2f}x")
+    print(
+        f"worker against in process: open+close {worker_open - inproc_open:+.3f} s, "
+        f"page {worker_page / inproc_page:.2f}x"
+    )
     return 0
 
 

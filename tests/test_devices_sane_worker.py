@@ -11,13 +11,15 @@ import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
 from sane_test_backend import DEVICE, use_sane_test_backend
 
-from scanner_app.core.devices import DeviceError, ScanCancelled, ScanSettings, open_device
+from scanner_app.core.devices import DeviceError, ScanCancelled, ScannedPage, ScanSettings, open_device
+from scanner_app.core.devices.base import PageProgress
 from scanner_app.core.devices.sane_device import WORKER_FLAG, SaneDevice
 from scanner_app.core.devices.sane_protocol import LIST, OK
 
@@ -32,6 +34,23 @@ def _open(**kw: float) -> SaneDevice:
 
 def _stopped(pid: int) -> None:
     os.kill(pid, signal.SIGSTOP)
+
+
+def _on_page(index: int, act: Callable[[], None]) -> PageProgress:
+    """A progress callback that acts once the first line of page ``index`` is in."""
+
+    def progress(page: int, fraction: float) -> None:
+        if page == index and fraction > 0:
+            act()
+
+    return progress
+
+
+def _scan_into(pages: list[ScannedPage], device: SaneDevice, progress: PageProgress,
+               cancel: threading.Event | None = None) -> None:  # fmt: skip
+    """Scan FEEDER, keeping each page in ``pages`` as it comes (the caller sees them when it raises)."""
+    for page in device.scan(FEEDER, cancel or threading.Event(), progress):
+        pages.append(page)
 
 
 def test_the_app_process_never_loads_sane() -> None:
@@ -57,16 +76,14 @@ def test_a_driver_stuck_in_cancel_is_ended_and_the_device_opened_again() -> None
     try:
         first = device.worker_pid
         cancel = threading.Event()
-        pages = []
+        pages: list[ScannedPage] = []
 
-        def progress(index: int, fraction: float) -> None:
-            if index == 1 and fraction > 0:
-                _stopped(first)  # the driver hangs, as SANE's cancel did in a deadlock
-                cancel.set()
+        def hang_then_cancel() -> None:
+            _stopped(first)  # the driver hangs, as SANE's cancel did in a deadlock
+            cancel.set()
 
         with pytest.raises(ScanCancelled, match="during page 2; the scanner's driver did not stop"):
-            for page in device.scan(FEEDER, cancel, progress):
-                pages.append(page)
+            _scan_into(pages, device, _on_page(1, hang_then_cancel), cancel)
         assert [p.index for p in pages] == [0]
         with pytest.raises(ProcessLookupError):
             os.kill(first, 0)  # ended and reaped
@@ -80,15 +97,9 @@ def test_a_driver_that_goes_silent_mid_scan_ends_the_scan_with_a_message() -> No
     device = _open(stall_s=1.0)
     try:
         pid = device.worker_pid
-        pages = []
-
-        def progress(index: int, fraction: float) -> None:
-            if index == 1 and fraction > 0:
-                _stopped(pid)
-
+        pages: list[ScannedPage] = []
         with pytest.raises(DeviceError, match="test:0: the scanner sent nothing for 1 s") as caught:
-            for page in device.scan(FEEDER, threading.Event(), progress):
-                pages.append(page)
+            _scan_into(pages, device, _on_page(1, lambda: _stopped(pid)))
         assert caught.value.kind == "failed" and len(pages) == 1
     finally:
         device.close()
@@ -98,15 +109,9 @@ def test_a_driver_that_crashes_is_reported_and_replaced() -> None:
     device = _open()
     try:
         pid = device.worker_pid
-        pages = []
-
-        def progress(index: int, fraction: float) -> None:
-            if index == 0 and fraction > 0:
-                os.kill(pid, signal.SIGKILL)
-
+        pages: list[ScannedPage] = []
         with pytest.raises(DeviceError, match=r"test:0: the scanner's driver crashed \(signal 9\)"):
-            for page in device.scan(FEEDER, threading.Event(), progress):
-                pages.append(page)
+            _scan_into(pages, device, _on_page(0, lambda: os.kill(pid, signal.SIGKILL)))
         assert pages == []
         assert device.capabilities().sources == ("flatbed", "feeder")  # a new worker, opened again
         assert device.worker_pid != pid

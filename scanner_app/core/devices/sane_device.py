@@ -103,10 +103,17 @@ class _Worker:
         its outcome; False when it hangs (the worker is then killed)."""
         if self._scan_ended_at is None:
             return True
-        while (left := self._scan_ended_at + grace_s - time.monotonic()) > 0:
+        if self.wait_for((IDLE,), self._scan_ended_at + grace_s):
+            self._scan_ended_at = None
+            return True
+        return False
+
+    def wait_for(self, tags: tuple[str, ...], deadline: float) -> bool:
+        """Drop messages until one tagged ``tags`` comes (True) or ``deadline`` (monotonic) passes:
+        the worker is then killed (False)."""
+        while (left := deadline - time.monotonic()) > 0:
             message = self.receive(left)
-            if message is not None and message[0] == IDLE:
-                self._scan_ended_at = None
+            if message is not None and message[0] in tags:
                 return True
         self.kill()
         return False
@@ -185,13 +192,14 @@ class SaneDevice:
     opened again: options set with ``set_option`` before then are the device's defaults again.
     """
 
+    info: DeviceInfo  # as the worker's open reported it
+
     def __init__(
         self, device_id: str, *, cancel_grace_s: float = CANCEL_GRACE_S, stall_s: float = STALL_S
     ) -> None:
         self._name = device_id.removeprefix(PREFIX)
         self._grace_s = cancel_grace_s
         self._stall_s = stall_s
-        self.info = DeviceInfo(device_id, self._name, "", "SANE device")
         self._worker = self._open()
 
     def _open(self) -> _Worker:
@@ -300,15 +308,10 @@ class SaneDevice:
             return
         try:
             worker.send((CANCEL,))
-            deadline = time.monotonic() + self._grace_s
-            while (left := deadline - time.monotonic()) > 0:
-                message = worker.receive(min(left, POLL_S))
-                if message is not None and message[0] in ENDS_A_SCAN:
-                    worker.scan_ended()
-                    return
-        except DeviceError:
-            return
-        worker.kill()
+            if worker.wait_for(ENDS_A_SCAN, time.monotonic() + self._grace_s):
+                worker.scan_ended()
+        except DeviceError:  # it died meanwhile
+            pass
 
     def close(self) -> None:
         self._worker.close()

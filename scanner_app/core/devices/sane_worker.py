@@ -106,12 +106,11 @@ class _Worker:
     def _scan(self, settings: ScanSettings) -> None:
         """Run one scan; its outcome is sent before sane_cancel(), which can hang, and IDLE after it."""
         device = self._device
-        if device is None:
-            self._conn.send(error_message(RuntimeError("scan before open")))
-            return
-        pages = device.scan(settings, self._cancel, lambda i, f: self._conn.send((PROGRESS, i, f)), end=False)
         try:
-            for page in pages:
+            if device is None:
+                raise RuntimeError("scan before open")
+            progress = lambda i, f: self._conn.send((PROGRESS, i, f))  # noqa: E731
+            for page in device.scan(settings, self._cancel, progress, end=False):
                 self._conn.send(page_message(page))
                 if not self._go_on():
                     raise ScanCancelled("scan cancelled")
@@ -119,8 +118,8 @@ class _Worker:
         except Exception as exc:
             self._conn.send(error_message(exc))
         finally:
-            pages.close()
-            device.end_scan()
+            if device is not None:
+                device.end_scan()
             self._conn.send((IDLE,))
 
     def _go_on(self) -> bool:
