@@ -1,4 +1,5 @@
-"""A CTC frame the blank wins but where the space class keeps params.REC_SPACE_PROB reads as a space.
+"""A CTC frame the blank wins but where the space class keeps params.REC_SPACE_PROB reads as a space;
+a frame read as a space where "." keeps params.REC_POINT_PROB reads as the point.
 
 The rule lives in the placed rec graph (server/onnx_rewrite.rewrite_recognition), so the Triton step,
 the in-process engine and the baseline all decode it the same way with plain ctc_decode.
@@ -17,15 +18,16 @@ from onnx import TensorProto, helper, numpy_helper
 from scanner_app import contract
 from scanner_app.ocr.decode import decode_sized
 from scanner_app.ocr.engine import plan_crops
-from scanner_app.ocr.params import REC_SPACE_PROB, RecParams
+from scanner_app.ocr.params import REC_POINT_PROB, REC_SPACE_PROB, RecParams
 from scanner_app.ocr.recognize import crop_text_line, ctc_decode
 from scanner_app.server import model_fetch, onnx_rewrite
 
 KEYS = ["", "A", "B", " "]  # blank, two characters, the space class last (use_space_char)
+DIGIT_KEYS = ["", "8", ".", " "]
 RECEIPTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img"
 
 
-def _fixed_rec_model(frame_probs: np.ndarray) -> bytes:
+def _fixed_rec_model(frame_probs: np.ndarray, point_index: int | None = None) -> bytes:
     """A rec-shaped model (x [N, 3, 48, W] -> softmax [N, T, C]) whose output is ``frame_probs``."""
     logits = np.log(frame_probs)[None].astype(np.float32)  # [1, T, C]
     nodes = [
@@ -44,11 +46,11 @@ def _fixed_rec_model(frame_probs: np.ndarray) -> bytes:
         nodes,
         "rec",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 48, "W"])],
-        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["N", len(frame_probs), len(KEYS)])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["N", *frame_probs.shape])],
         initializer=inits,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
-    return onnx_rewrite.rewrite_recognition(model).SerializeToString()
+    return onnx_rewrite.rewrite_recognition(model, point_index).SerializeToString()
 
 
 def _run(model: bytes) -> tuple[np.ndarray, np.ndarray]:
@@ -88,6 +90,30 @@ def test_a_space_the_argmax_reads_is_kept_as_is() -> None:
     indices, probs = _run(_fixed_rec_model(frames))
     assert indices.tolist() == [1, 3, 2]
     np.testing.assert_allclose(probs, frames.max(axis=1), rtol=1e-5)
+
+
+def test_a_space_where_the_point_keeps_its_floor_reads_as_the_point() -> None:
+    kept, faint = 0.20, 0.01
+    assert faint < REC_POINT_PROB < kept
+    frames = np.array(
+        [
+            [0.05, 0.90, 0.03, 0.02],  # 8
+            [0.10, 0.05, kept, 0.65],  # the space wins; the point keeps more than its floor
+            [0.05, 0.90, 0.03, 0.02],  # 8
+            [0.75, 0.05, kept, 0.10],  # the blank wins; the space rule reads a space, the point wins it
+            [0.05, 0.90, 0.03, 0.02],  # 8
+            [0.10, 0.05, faint, 0.84],  # the space wins; the point is under its floor: a space
+            [0.05, 0.90, 0.03, 0.02],  # 8
+            [0.90, 0.05, kept, 1e-6],  # the blank wins and no space is read: the point stays unread
+            [0.05, 0.90, 0.03, 0.02],  # 8
+        ]
+    )
+    frames /= frames.sum(axis=1, keepdims=True)
+    point = DIGIT_KEYS.index(".")
+    indices, probs = _run(_fixed_rec_model(frames, point))
+    assert ctc_decode(indices, probs, DIGIT_KEYS)[0] == "8.8.8 88"
+    without, _ = _run(_fixed_rec_model(frames))
+    assert ctc_decode(without, probs, DIGIT_KEYS)[0] == "8 8 8 88"
 
 
 def test_the_placed_recognizer_reads_the_space_after_a_colon_on_a_real_receipt(

@@ -14,6 +14,9 @@ REC_HEIGHT = 48
 # colon ("TEL: 03-..."), which plain argmax drops. Baked into the rec graph when a set is placed
 # (scanner_app.server.onnx_rewrite); 0.02-0.3 all win on both sets (benchmarks/accuracy.py).
 REC_SPACE_PROB = 0.05
+# A frame read as a space (by argmax or by the rule above) where "." keeps this probability reads
+# as the point: the recognizer hedges on a faint decimal point ("80 91" for "80.91").
+REC_POINT_PROB = 0.05
 
 
 @dataclass(frozen=True)

