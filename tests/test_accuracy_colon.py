@@ -21,7 +21,7 @@ from scanner_app.ocr.decode import decode_sized
 from scanner_app.ocr.in_process import InProcessEngine
 from scanner_app.ocr.orientation import Models, OrientationParams, read_page
 from scanner_app.ocr.params import ColonParams, RecParams
-from scanner_app.ocr.punctuation import accept_colon_reading, colon_extension, colon_extensions
+from scanner_app.ocr.punctuation import ColonExtension, colon_extension, colon_extensions, colon_reading
 from scanner_app.server import model_fetch
 from scanner_app.server.embedded import EmbeddedServer
 
@@ -137,16 +137,45 @@ def test_a_line_on_a_turned_page_is_looked_along_its_own_direction() -> None:
     assert colon_extension(np.rot90(turned).copy(), [turned_box], 0, True, PARAMS) is None  # wrong pixels
 
 
-def test_the_reading_is_taken_only_as_the_line_plus_a_colon_at_that_end() -> None:
-    assert accept_colon_reading("TOTAL", "TOTAL :", True)
-    assert accept_colon_reading("TOTAL", "TOTAL:", True)
-    assert accept_colon_reading("CS00004040", ": CS00004040", False)
-    assert not accept_colon_reading("TOTAL", "TOTAL  :", True)
-    assert not accept_colon_reading("TOTAL", "TOTAL :", False)  # the colon at the wrong end
-    assert not accept_colon_reading("TOTAL", "TOTAI :", True)  # the line itself read otherwise
-    assert not accept_colon_reading("TOTAL", "TOTAL .", True)
-    assert not accept_colon_reading("TOTAL:", "TOTAL::", True)
-    assert not accept_colon_reading("", ":", True)
+def _found(trailing: bool, spaced: bool = True) -> ColonExtension:
+    box = np.zeros((4, 2), np.float32)
+    return ColonExtension(box=box, trailing=trailing, gap=10.0, centre=(0.0, 0.0), spaced=spaced)
+
+
+def test_the_reading_is_taken_as_the_line_plus_a_colon_at_that_end() -> None:
+    end, start = _found(trailing=True), _found(trailing=False)
+    assert colon_reading("TOTAL", "TOTAL :", end) == "TOTAL :"
+    assert colon_reading("TOTAL", "TOTAL:", end) == "TOTAL:"
+    assert colon_reading("CS00004040", ": CS00004040", start) == ": CS00004040"
+    assert colon_reading("TOTAL", "TOTAL  :", end) is None
+    assert colon_reading("TOTAL", "TOTAL :", start) is None  # the colon at the wrong end
+    assert colon_reading("TOTAL", "TOTAI :", end) is None  # the line itself read otherwise
+    assert colon_reading("TOTAL", "TOTAL .", end) is None
+    assert colon_reading("TOTAL:", "TOTAL::", end) is None
+    assert colon_reading("", ":", end) is None
+
+
+def test_a_colon_the_recogniser_drops_again_is_read_from_its_dots_spaced_as_measured() -> None:
+    assert colon_reading("DISCOUNT", "DISCOUNT", _found(True, spaced=True)) == "DISCOUNT :"
+    assert colon_reading("DISCOUNT", "DISCOUNT ", _found(True, spaced=False)) == "DISCOUNT:"
+    assert colon_reading("REF.", "REF.", _found(True)) == "REF. :"
+    assert colon_reading("(EXCL GST)", "(EXCL GST)", _found(True)) == "(EXCL GST) :"
+    assert colon_reading("USER", " USER", _found(False, spaced=True)) == ": USER"
+    assert colon_reading("USER", "USER", _found(False, spaced=False)) == ":USER"
+    # Digits next to the dots may be a time or a ratio: only the recogniser's reading counts there.
+    assert colon_reading("TOTAL 1", "TOTAL 1", _found(True)) is None
+    assert colon_reading("2 CONES", "2 CONES", _found(False)) is None
+    assert colon_reading("DISCOUNT", "DISCOUNT 1", _found(True)) is None  # read more than the line
+
+
+def test_spaced_follows_the_gap_between_the_line_and_its_colon() -> None:
+    page, box = _page("TOTAL GST", ":", gap_px=30)
+    wide = colon_extension(page, [box], 0, True, PARAMS)
+    assert wide is not None and wide.spaced
+    page, box = _page("TOTAL GST", ":", gap_px=3)
+    box[[1, 2], 0] = np.nonzero((page < 128).any(axis=0))[0].max() - 8  # the box stops before the colon
+    tight = colon_extension(page, [box], 0, True, PARAMS)
+    assert tight is not None and not tight.spaced
 
 
 def _engine(model_repository: Path) -> tuple[InProcessEngine, list[str]]:

@@ -104,4 +104,3 @@ class InProcessEngine:
             raise ValueError("no text-line orientation classifier loaded")
         (probs,) = self._cls.run([CLS_PROBS], {CLS_INPUT: batch})
         return probs
-

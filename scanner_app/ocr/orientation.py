@@ -30,7 +30,7 @@ import numpy as np
 from scanner_app.ocr.detect import boxes_from_probability, preprocess_for_detection
 from scanner_app.ocr.engine import RecognizedLine, assemble_lines, decode_plan, plan_crops
 from scanner_app.ocr.params import DetParams, RecParams
-from scanner_app.ocr.punctuation import accept_colon_reading, colon_extensions
+from scanner_app.ocr.punctuation import colon_extensions, colon_reading
 from scanner_app.ocr.recognize import crop_text_line, is_vertical
 
 CLS_HEIGHT, CLS_WIDTH = 48, 192  # the classifier's input, as PaddleOCR feeds it
@@ -231,8 +231,8 @@ async def read_colons(
 ) -> list[np.ndarray]:
     """Lines with a dropped colon at an end (ocr.punctuation) are read again over it.
 
-    The longer reading replaces the line's (in ``decoded``) and its box the line's only when it is
-    the line's own text plus ":" (and at most one space) at that end; the boxes are returned.
+    Where ``colon_reading`` gives the line a colon, that text replaces the line's (in ``decoded``)
+    and the extended box its box; the boxes are returned.
     """
     boxes = list(boxes)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
@@ -244,8 +244,9 @@ async def read_colons(
     plan = plan_crops([crop_text_line(image, found[i].box, rec_params.margin) for i in order], rec_params)
     again = decode_plan(plan, await _recognize_all(models, plan.batches), keys)
     for j, index in enumerate(order):
-        if accept_colon_reading(decoded[index][0], again[j][0], found[index].trailing):
-            decoded[index] = again[j]
+        text = colon_reading(decoded[index][0], again[j][0], found[index])
+        if text is not None:
+            decoded[index] = (text, again[j][1])
             boxes[index] = found[index].box
     return boxes
 

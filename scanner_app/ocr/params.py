@@ -72,6 +72,7 @@ class ColonParams:
     speck: float = 0.03  # ink blobs smaller than this (both sides) are ignored as noise
     ink_contrast: float = 0.2  # ink: this share of the line's paper-to-ink contrast darker than paper
     pad: float = 0.15  # the extended box ends this far past the colon
+    space_gap: float = 0.25  # a colon this far from the line's last ink reads after a space
     leading: bool = True  # also look before a line's start (a value's leading ": ")
 
 

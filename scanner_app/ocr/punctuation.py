@@ -5,9 +5,9 @@ start a value with one (``: CS00004040``); DB's probability map is ~0 on such an
 so no box reaches it. ``colon_extension`` looks along the line's text direction, within about a
 line height of its box (``ColonParams.gap``), for the first ink there; when that ink is two small
 blobs stacked inside the line's band (a colon) with nothing else level with them, and no other box
-of the row is as near (or holds them), it returns the box extended over them. Whether the line
-then reads ``:`` there is left to the recogniser (``accept_colon_reading``; the hook is
-``ocr.orientation.read_colons``). All sizes are fractions of the box's height.
+of the row is as near (or holds them), it returns the box extended over them. The line then reads
+``:`` there when the recogniser reads it in the extended crop, or reads nothing new there
+(``colon_reading``; the hook is ``ocr.orientation.read_colons``). All sizes are fractions of the box's height.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class ColonExtension:
     trailing: bool  # True: past the line's end; False: before its start
     gap: float  # the distance from the box to the colon, in pixels
     centre: tuple[float, float]  # the colon's centre, in page pixels
+    spaced: bool  # the colon stands a space's width (ColonParams.space_gap) from the line's ink
 
 
 def colon_extensions(
@@ -94,9 +95,8 @@ def colon_extension(
     target = np.array([[0, 0], [patch_w, 0], [patch_w, patch_h], [0, patch_h]], dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
     patch = cv2.warpPerspective(gray, matrix, (patch_w, patch_h), flags=cv2.INTER_NEAREST, borderValue=255)
-    dots = _colon_in(
-        patch, ink_threshold(gray, box, params) if threshold is None else threshold, height, params
-    )
+    threshold = ink_threshold(gray, box, params) if threshold is None else threshold
+    dots = _colon_in(patch, threshold, height, params)
     if dots is None:
         return None
     near, far = dots  # columns of the colon's ends, from the box
@@ -105,16 +105,44 @@ def colon_extension(
         return None
     end = (far + params.pad * height) * step
     extended = np.array([tl, tr + end, br + end, bl] if trailing else [tl + end, tr, br, bl + end])
-    return ColonExtension(box=extended.astype(np.float32), trailing=trailing, gap=float(near), centre=centre)
+    back = reach * step
+    inner = np.array([start_top - back, start_top, start_bottom, start_bottom - back])
+    inside = _ink_depth(gray, inner, target, (patch_w, patch_h), threshold, params.speck * height)
+    return ColonExtension(
+        box=extended.astype(np.float32),
+        trailing=trailing,
+        gap=float(near),
+        centre=centre,
+        spaced=inside + near >= params.space_gap * height,
+    )
 
 
-def accept_colon_reading(line: str, extended: str, trailing: bool) -> bool:
-    """True when the extended crop reads as the line plus ``:`` (and at most one space) at that end."""
+def colon_reading(line: str, extended: str, ext: ColonExtension) -> str | None:
+    """The line's text with the colon ``ext`` found, or None to keep the line as it was read.
+
+    The extended crop's reading is taken when it is the line plus ``:`` (and at most one space) at
+    that end. When it is the line again (give or take a space there), the recogniser has dropped
+    the isolated colon once more, and the two dots found stand for it: spaced as measured, after a
+    line that ends like a label (a letter, ``)`` or ``.``) or before one that starts with a letter
+    (a value such as ``: CS00004040``); digits next to the dots may be a time or a ratio instead.
+    """
     if not line.strip():
-        return False
-    if trailing:
-        return extended in (line + ":", line + " :") and not line.endswith(":")
-    return extended in (":" + line, ": " + line) and not line.startswith(":")
+        return None
+    if ext.trailing:
+        if line.endswith(":"):
+            return None
+        if extended in (line + ":", line + " :"):
+            return extended
+        if extended.rstrip() == line.rstrip() and (line[-1].isalpha() or line[-1] in ")."):
+            return line.rstrip() + (" :" if ext.spaced else ":")
+        return None
+    if line.startswith(":"):
+        return None
+    if extended in (":" + line, ": " + line):
+        return extended
+    if extended.lstrip() == line.lstrip() and line.lstrip()[:1].isalpha():
+        return (": " if ext.spaced else ":") + line.lstrip()
+    return None
 
 
 def ink_threshold(gray: np.ndarray, box: np.ndarray, params: ColonParams) -> float:
@@ -176,6 +204,24 @@ def _colon_in(
     if a[5] > 0.6 * height or b[5] < 0.4 * height:  # one dot above the band's middle, one below
         return None
     return float(min(a[0], b[0])), float(right)
+
+
+def _ink_depth(
+    gray: np.ndarray,
+    quad: np.ndarray,
+    target: np.ndarray,
+    size: tuple[int, int],
+    threshold: float,
+    speck: float,
+) -> float:
+    """How far inside the box's end (the strip ``quad``, its last column at the end) its last ink lies."""
+    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+    patch = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_NEAREST, borderValue=255)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(
+        (patch < threshold).astype(np.uint8), connectivity=8
+    )
+    ends = [x + w for x, _, w, h, _ in stats[1:count] if w >= speck or h >= speck]
+    return float(size[0] - max(ends)) if ends else float(size[0])
 
 
 def _strip_point(quad: np.ndarray, fraction: float) -> tuple[float, float]:
