@@ -229,3 +229,39 @@ def test_the_gap_is_a_fraction_of_the_line_height_at_any_print_size(gap_px: int)
     assert found_big.gap == pytest.approx(2 * found_small.gap, abs=2)
     far, far_box = _page("TOTAL", ":", gap_px=2 * gap_px + 60)  # past 1.5 line heights (34 px)
     assert colon_extension(far, [far_box], 0, True, PARAMS) is None
+
+
+@pytest.mark.parametrize(("gap_px", "spaced"), [(3, False), (16, True)])
+def test_a_colon_inside_the_box_that_the_line_ends_on_is_found_there(gap_px: int, spaced: bool) -> None:
+    page, box = _page("TOTAL QTY", ":", gap_px=gap_px)
+    box[[1, 2], 0] = np.nonzero((page < 128).any(axis=0))[0].max() + 6  # the box holds the colon
+    ext = colon_extension(page, [box], 0, True, PARAMS)
+    assert ext is not None and ext.inside and ext.spaced is spaced
+    np.testing.assert_allclose(ext.box, box)  # nothing to extend over
+    assert colon_reading("TOTAL QTY", "TOTAL QTY", ext) == ("TOTAL QTY :" if spaced else "TOTAL QTY:")
+    plain, plain_box = _page("TOTAL QTY", None, gap_px=0)
+    assert colon_extension(plain, [plain_box], 0, True, PARAMS) is None
+    lone = np.full_like(page, 255)
+    cv2.putText(lone, ":", (40, 60), FONT, SCALE, 0, THICK, cv2.LINE_AA)
+    assert colon_extension(lone, [box], 0, True, PARAMS) is None  # a colon with no line before it
+
+
+def test_a_broken_stroke_or_a_dot_and_a_speck_inside_the_box_is_not_a_colon() -> None:
+    page, box = _page("TOTAL QTY", None, gap_px=0)
+    right = int(np.nonzero((page < 128).any(axis=0))[0].max())
+    box[[1, 2], 0] = right + 16
+    top, bottom = int(box[0][1]), int(box[3][1])
+    mid = (top + bottom) // 2
+    for marks in (
+        [(mid - 6, mid - 1), (mid + 1, mid + 6)],  # a stroke with a crack: the pieces nearly touch
+        [(mid - 8, mid - 7), (mid + 2, mid + 8)],  # a speck above a dot: sizes far apart
+    ):
+        marked = page.copy()
+        for y0, y1 in marks:
+            marked[y0 : y1 + 1, right + 5 : right + 9] = 0
+        assert colon_extension(marked, [box], 0, True, PARAMS) is None, marks
+    colon = page.copy()
+    for y0, y1 in [(mid - 8, mid - 4), (mid + 3, mid + 7)]:
+        colon[y0 : y1 + 1, right + 5 : right + 9] = 0
+    found = colon_extension(colon, [box], 0, True, PARAMS)
+    assert found is not None and found.inside  # two dots apart, alike: a colon

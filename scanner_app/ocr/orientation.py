@@ -240,14 +240,16 @@ async def read_colons(
     found = colon_extensions(gray, boxes, rec_params.colon, texts)
     if not found:
         return boxes
-    order = sorted(found)
+    order = [i for i in sorted(found) if not found[i].inside]  # a colon inside its box was read as that
     plan = plan_crops([crop_text_line(image, found[i].box, rec_params.margin) for i in order], rec_params)
-    again = decode_plan(plan, await _recognize_all(models, plan.batches), keys)
-    for j, index in enumerate(order):
-        text = colon_reading(decoded[index][0], again[j][0], found[index])
+    again = decode_plan(plan, await _recognize_all(models, plan.batches), keys) if order else {}
+    readings = {index: again[j] for j, index in enumerate(order)}
+    for index, ext in found.items():
+        reading = readings.get(index, decoded[index])
+        text = colon_reading(decoded[index][0], reading[0], ext)
         if text is not None:
-            decoded[index] = (text, again[j][1])
-            boxes[index] = found[index].box
+            decoded[index] = (text, reading[1])
+            boxes[index] = ext.box
     return boxes
 
 

@@ -73,6 +73,7 @@ class ColonParams:
     ink_contrast: float = 0.2  # ink: this share of the line's paper-to-ink contrast darker than paper
     pad: float = 0.15  # the extended box ends this far past the colon
     space_gap: float = 0.25  # a colon this far from the line's last ink reads after a space
+    inside_gap: float = 0.6  # a colon inside the box at most this far from the line's last ink
     leading: bool = True  # also look before a line's start (a value's leading ": ")
 
 

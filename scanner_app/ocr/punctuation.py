@@ -31,6 +31,7 @@ class ColonExtension:
     gap: float  # the distance from the box to the colon, in pixels
     centre: tuple[float, float]  # the colon's centre, in page pixels
     spaced: bool  # the colon stands a space's width (ColonParams.space_gap) from the line's ink
+    inside: bool = False  # the colon is the last ink inside the box (which stays as it is)
 
 
 def colon_extensions(
@@ -96,25 +97,81 @@ def colon_extension(
     matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
     patch = cv2.warpPerspective(gray, matrix, (patch_w, patch_h), flags=cv2.INTER_NEAREST, borderValue=255)
     threshold = ink_threshold(gray, box, params) if threshold is None else threshold
+    back = reach * step
+    inner = np.array([start_top - back, start_top, start_bottom, start_bottom - back])
     dots = _colon_in(patch, threshold, height, params)
     if dots is None:
-        return None
+        return _colon_inside(
+            gray, box, inner, target, (patch_w, patch_h), threshold, height, trailing, params
+        )
     near, far = dots  # columns of the colon's ends, from the box
     centre = _strip_point(quad, (near + far) / 2 / patch_w)
     if _nearer_other(boxes, index, np.asarray(centre), along, (near + far) / 2):
         return None
     end = (far + params.pad * height) * step
     extended = np.array([tl, tr + end, br + end, bl] if trailing else [tl + end, tr, br, bl + end])
-    back = reach * step
-    inner = np.array([start_top - back, start_top, start_bottom, start_bottom - back])
     inside = _ink_depth(gray, inner, target, (patch_w, patch_h), threshold, params.speck * height)
     return ColonExtension(
         box=extended.astype(np.float32),
         trailing=trailing,
         gap=float(near),
         centre=centre,
-        spaced=inside + near >= params.space_gap * height,
+        spaced=bool(inside + near >= params.space_gap * height),
     )
+
+
+def _colon_inside(
+    gray: np.ndarray,
+    box: np.ndarray,
+    inner: np.ndarray,
+    target: np.ndarray,
+    size: tuple[int, int],
+    threshold: float,
+    height: float,
+    trailing: bool,
+    params: ColonParams,
+) -> ColonExtension | None:
+    """The colon that is the line's last ink inside the box's end (the strip ``inner``), if any.
+
+    Nothing may lie between it and the box's end, and the line's ink resumes within
+    ``ColonParams.inside_gap`` of it (a mark far from the text is not the line's colon).
+    """
+    matrix = cv2.getPerspectiveTransform(inner.astype(np.float32), target)
+    patch = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_NEAREST, borderValue=255)
+    flipped = np.ascontiguousarray(patch[:, ::-1])  # column 0 at the box's end, looking inwards
+    dots = _colon_in(flipped, threshold, height, params)
+    if dots is None:
+        return None
+    near, far = dots
+    ink = (flipped < threshold).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    speck = params.speck * height
+    blobs = [tuple(int(v) for v in st[:4]) for st in stats[1:count] if st[2] >= speck or st[3] >= speck]
+    pair = [b for b in blobs if near <= b[0] and b[0] + b[2] <= far]
+    if len(pair) != 2 or not _two_dots(*sorted(pair, key=lambda b: b[1])):
+        return None
+    top, bottom = min(b[1] for b in pair), max(b[1] + b[3] for b in pair)
+    level = [b for b in blobs if b not in pair and b[1] < bottom and top < b[1] + b[3]]  # the line's own row
+    if any(b[0] < near for b in level):  # ink past the colon, towards the box's end
+        return None
+    rest = [b[0] - far for b in level]
+    if not rest or min(rest) > params.inside_gap * height:  # no line next to it
+        return None
+    centre = _strip_point(inner, 1.0 - (near + far) / 2 / size[0])
+    return ColonExtension(
+        box=box.astype(np.float32),
+        trailing=trailing,
+        gap=0.0,
+        centre=centre,
+        spaced=bool(min(rest) >= params.space_gap * height),
+        inside=True,
+    )
+
+
+def _two_dots(upper: tuple[int, ...], lower: tuple[int, ...]) -> bool:
+    """Whether two blobs (x, y, w, h) look like a colon's dots, not a broken stroke or a dot and a speck."""
+    small, large = sorted((upper[2] * upper[3], lower[2] * lower[3]))
+    return large <= 3 * small and lower[1] - (upper[1] + upper[3]) >= 0.5 * max(upper[3], lower[3])
 
 
 def colon_reading(line: str, extended: str, ext: ColonExtension) -> str | None:
