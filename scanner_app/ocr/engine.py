@@ -11,6 +11,7 @@ from scanner_app.ocr.detect import fit_box, page_line_height
 from scanner_app.ocr.order import reading_order
 from scanner_app.ocr.params import RecParams
 from scanner_app.ocr.recognize import crop_text_line, ctc_decode, plan_batches, preprocess_for_recognition
+from scanner_app.ocr.text_repair import repair_text
 
 
 @dataclass(frozen=True)
@@ -74,12 +75,15 @@ def assemble_lines(
     boxes: Sequence[np.ndarray], decoded: dict[int, tuple[str, float]], params: RecParams
 ) -> list[RecognizedLine]:
     """The decoded lines worth keeping (text, score >= drop_score), in reading order, each with
-    the box fitted to its text (detect.fit_box; the crop box is what was recognised)."""
+    the box fitted to its text (detect.fit_box; the crop box is what was recognised) and, with
+    ``params.repair_text``, the recogniser's slips put back (ocr.text_repair: zeros, brackets)."""
     kept = [i for i in reading_order(boxes) if decoded[i][0].strip() and decoded[i][1] >= params.drop_score]
     page_height = page_line_height([boxes[i] for i in kept])
     return [
         RecognizedLine(
-            box=fit_box(boxes[i], page_height, params.box_fit), text=decoded[i][0], score=decoded[i][1]
+            box=fit_box(boxes[i], page_height, params.box_fit),
+            text=repair_text(decoded[i][0]) if params.repair_text else decoded[i][0],
+            score=decoded[i][1],
         )
         for i in kept
     ]

@@ -88,3 +88,4 @@ class RecParams:
     margin: float = 0.1  # crops widened along the text by this fraction of the line height, each end
     box_fit: BoxFit = BoxFit()
     colon: ColonParams = ColonParams()
+    repair_text: bool = True  # "15.0C" -> "15.00", "( 801580-T )" -> "(801580-T)" (ocr.text_repair)

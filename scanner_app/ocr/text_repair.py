@@ -1,0 +1,52 @@
+"""Recogniser slips that only the text can show, put back in the places where no word is spelt.
+
+Zeros: receipt fonts print a faint or broken ``0`` that the recogniser takes for ``C``, ``D``, ``Q``
+or ``O``. Repaired in the two decimals of an amount (``106.1C``, ``2.O5``: a number, a point or
+comma, two characters with at least one digit, standing alone) and for a capital ``O`` straight
+after a digit and not followed by a letter (``ES100O``, ``RM50O``, ``NO 29O,``); a letter ``O``
+followed by a letter may be a unit such as ``OZ`` and is left alone.
+
+Brackets: the recogniser pads a bracket with a space inside it (``( 801580-T )``) and reads a Latin
+line's brackets as the full-width CJK ones (``MOTOR（ SUNGAI``, which carry their own spacing). Inside
+spaces go; in a line with no CJK character, full-width brackets become ASCII ones, with the space
+outside that their glyph stood for.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ZERO_LOOKALIKES = "OoCDQ"
+_AMOUNT = re.compile(rf"(?<![A-Za-z0-9])(\d+[.,])([0-9{_ZERO_LOOKALIKES}]{{2}})(?![A-Za-z0-9])")
+_O_AFTER_DIGIT = re.compile(r"(?<=\d)O(?![A-Za-z])")
+_LOOKALIKE = re.compile(f"[{_ZERO_LOOKALIKES}]")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_SPACE_INSIDE_OPEN = re.compile(r"([(（])\s+")
+_SPACE_INSIDE_CLOSE = re.compile(r"\s+([)）])")
+
+
+def repair_text(text: str) -> str:
+    """``text`` with the slips of the module docstring put back."""
+    return repair_brackets(repair_digits(text))
+
+
+def repair_digits(text: str) -> str:
+    """Zero look-alikes inside numbers read as ``0``."""
+    text = _AMOUNT.sub(_amount, text)
+    return _O_AFTER_DIGIT.sub("0", text)
+
+
+def repair_brackets(text: str) -> str:
+    """No space just inside a bracket; a Latin line's full-width brackets as ASCII ones."""
+    text = _SPACE_INSIDE_CLOSE.sub(r"\1", _SPACE_INSIDE_OPEN.sub(r"\1", text))
+    if _CJK.search(text):
+        return text
+    text = re.sub(r"(?<=[^\s(（])（", " (", text).replace("（", "(")
+    return re.sub(r"）(?=[^\s)）.,:;])", ") ", text).replace("）", ")")
+
+
+def _amount(match: re.Match[str]) -> str:
+    whole, cents = match.groups()
+    if not any(c.isdigit() for c in cents):  # "1.OO" may be a word's letters: too little to go on
+        return match.group(0)
+    return whole + _LOOKALIKE.sub("0", cents)
