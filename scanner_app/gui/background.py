@@ -12,7 +12,6 @@
   ``wait(msecs)``: block until no call runs; ``close()``: drop what is in flight, cancel what has
   not started, ignore later runs and posts.
 
-Deleting the owner never waits on the GUI thread for calls still running (they finish on their own).
 The "receiver was deleted" case is handled here once: outcomes and posts that arrive after this
 object was closed or deleted are never delivered.
 """
@@ -20,7 +19,6 @@ object was closed or deleted are never delivered.
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 import logging
 import os
@@ -30,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
 os.environ.setdefault("QT_API", "pyside6")  # superqt goes through qtpy, which would prefer a PyQt5 if present
 from superqt.utils import FunctionWorker
@@ -65,7 +63,6 @@ class Background(QObject):
         super().__init__(parent)
         self._pool = QThreadPool()  # unparented: deleting the owner must not block on running calls
         self._pool.setMaxThreadCount(max(1, threads))
-        self.destroyed.connect(functools.partial(_let_go, self._pool))
         self._runs: dict[QObject, _Run] = {}  # keyed by the worker's signals object
         self._latest: dict[Hashable, int] = {}
         self._tokens = itertools.count(1)
@@ -155,23 +152,6 @@ class Background(QObject):
             items, relay.items = relay.items, []
         if items and not self._closed:
             relay.handler(items)
-
-
-def _let_go(pool: QThreadPool) -> None:
-    """Keep ``pool`` alive past its owner while calls still run, then delete it on the GUI thread,
-    so that ~QThreadPool's join of those calls never blocks that thread. The waiting thread is not
-    a daemon: at exit Python joins it before Qt is torn down."""
-    app = QCoreApplication.instance()
-    if app is None or not shiboken6.isValid(pool) or pool.activeThreadCount() == 0:
-        return
-    pool.setParent(app)  # owned by Qt now: the last Python reference going does not delete it here
-    threading.Thread(target=_delete_when_done, args=(pool,), name="background-let-go").start()
-
-
-def _delete_when_done(pool: QThreadPool) -> None:
-    with contextlib.suppress(RuntimeError):  # already deleted (the application is being torn down)
-        pool.waitForDone()
-        pool.deleteLater()  # on the thread that owns it (deleting a QObject elsewhere is unsafe)
 
 
 __all__ = ["Background", "Done"]
