@@ -61,6 +61,8 @@ class ColonParams:
     Sizes are fractions of the line box's height. ``enabled=False`` reads every line as its box was
     detected. On (benchmarks/accuracy.py): CER 0.0350 -> 0.0324 on sroie, 0.0397 -> 0.0351 on
     sroie-dev, exact lines 0.749 -> 0.762 and 0.752 -> 0.773; ink_contrast 0.5 / 0.3 / 0.15 won less.
+    Reading the dots where the recogniser drops the colon again, and colons inside the box: CER
+    0.0319 -> 0.0309 and 0.0350 -> 0.0316, exact 0.768 -> 0.773 and 0.774 -> 0.790 (README.md).
     """
 
     enabled: bool = True

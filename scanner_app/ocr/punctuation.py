@@ -7,7 +7,9 @@ line height of its box (``ColonParams.gap``), for the first ink there; when that
 blobs stacked inside the line's band (a colon) with nothing else level with them, and no other box
 of the row is as near (or holds them), it returns the box extended over them. The line then reads
 ``:`` there when the recogniser reads it in the extended crop, or reads nothing new there
-(``colon_reading``; the hook is ``ocr.orientation.read_colons``). All sizes are fractions of the box's height.
+(``colon_reading``; the hook is ``ocr.orientation.read_colons``). A colon that is the line's last ink
+inside its own box, which the recogniser skipped, is found too (``ColonExtension.inside``; the box
+stays). All sizes are fractions of the box's height.
 """
 
 from __future__ import annotations
