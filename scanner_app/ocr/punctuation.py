@@ -96,8 +96,7 @@ def colon_extension(
     quad = np.array([start_top, start_top + reach * step, start_bottom + reach * step, start_bottom])
     patch_w, patch_h = int(reach), max(int(height + 0.5), 1)
     target = np.array([[0, 0], [patch_w, 0], [patch_w, patch_h], [0, patch_h]], dtype=np.float32)
-    matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    patch = cv2.warpPerspective(gray, matrix, (patch_w, patch_h), flags=cv2.INTER_NEAREST, borderValue=255)
+    patch = _warp(gray, quad, target, (patch_w, patch_h))
     threshold = ink_threshold(gray, box, params) if threshold is None else threshold
     back = reach * step
     inner = np.array([start_top - back, start_top, start_bottom, start_bottom - back])
@@ -138,17 +137,12 @@ def _colon_inside(
     Nothing may lie between it and the box's end, and the line's ink resumes within
     ``ColonParams.inside_gap`` of it (a mark far from the text is not the line's colon).
     """
-    matrix = cv2.getPerspectiveTransform(inner.astype(np.float32), target)
-    patch = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_NEAREST, borderValue=255)
-    flipped = np.ascontiguousarray(patch[:, ::-1])  # column 0 at the box's end, looking inwards
+    flipped = np.ascontiguousarray(_warp(gray, inner, target, size)[:, ::-1])  # column 0 at the box's end
     dots = _colon_in(flipped, threshold, height, params)
     if dots is None:
         return None
     near, far = dots
-    ink = (flipped < threshold).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    speck = params.speck * height
-    blobs = [tuple(int(v) for v in st[:4]) for st in stats[1:count] if st[2] >= speck or st[3] >= speck]
+    blobs = _blobs(flipped, threshold, params.speck * height)
     pair = [b for b in blobs if near <= b[0] and b[0] + b[2] <= far]
     if len(pair) != 2 or not _two_dots(*sorted(pair, key=lambda b: b[1])):
         return None
@@ -274,13 +268,22 @@ def _ink_depth(
     speck: float,
 ) -> float:
     """How far inside the box's end (the strip ``quad``, its last column at the end) its last ink lies."""
+    ends = [x + w for x, _, w, _ in _blobs(_warp(gray, quad, target, size), threshold, speck)]
+    return float(size[0] - max(ends)) if ends else float(size[0])
+
+
+def _warp(gray: np.ndarray, quad: np.ndarray, target: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The strip ``quad`` of the page, sampled 1:1 onto ``target`` (its corners in a ``size`` patch)."""
     matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    patch = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_NEAREST, borderValue=255)
+    return cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_NEAREST, borderValue=255)
+
+
+def _blobs(patch: np.ndarray, threshold: float, speck: float) -> list[tuple[int, int, int, int]]:
+    """(x, y, w, h) of the patch's ink blobs that are not specks (smaller than ``speck`` both ways)."""
     count, _, stats, _ = cv2.connectedComponentsWithStats(
         (patch < threshold).astype(np.uint8), connectivity=8
     )
-    ends = [x + w for x, _, w, h, _ in stats[1:count] if w >= speck or h >= speck]
-    return float(size[0] - max(ends)) if ends else float(size[0])
+    return [(int(x), int(y), int(w), int(h)) for x, y, w, h, _ in stats[1:count] if w >= speck or h >= speck]
 
 
 def _strip_point(quad: np.ndarray, fraction: float) -> tuple[float, float]:

@@ -23,6 +23,8 @@ _LOOKALIKE = re.compile(f"[{_ZERO_LOOKALIKES}]")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _SPACE_INSIDE_OPEN = re.compile(r"([(（])\s+")
 _SPACE_INSIDE_CLOSE = re.compile(r"\s+([)）])")
+_WIDE_OPEN_AFTER_TEXT = re.compile(r"(?<=[^\s(（])（")
+_WIDE_CLOSE_BEFORE_TEXT = re.compile(r"）(?=[^\s)）.,:;])")
 
 
 def repair_text(text: str) -> str:
@@ -41,8 +43,8 @@ def repair_brackets(text: str) -> str:
     text = _SPACE_INSIDE_CLOSE.sub(r"\1", _SPACE_INSIDE_OPEN.sub(r"\1", text))
     if _CJK.search(text):
         return text
-    text = re.sub(r"(?<=[^\s(（])（", " (", text).replace("（", "(")
-    return re.sub(r"）(?=[^\s)）.,:;])", ") ", text).replace("）", ")")
+    text = _WIDE_OPEN_AFTER_TEXT.sub(" (", text).replace("（", "(")
+    return _WIDE_CLOSE_BEFORE_TEXT.sub(") ", text).replace("）", ")")
 
 
 def _amount(match: re.Match[str]) -> str:
