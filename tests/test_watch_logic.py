@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
+import sys
 import threading
+import time
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -193,3 +196,47 @@ def test_a_burst_of_1000_files_is_noticed_by_events_and_by_polling(tmp_path: Pat
     finally:
         observer.stop()
         observer.join()
+
+
+class _SwitchyStream(io.StringIO):
+    """A pipe both of the CLI's streams share (as in a log file); yields to other threads in each
+    write, so that lines written in two pieces would be torn apart the way a busy machine tears them."""
+
+    def write(self, text: str) -> int:
+        time.sleep(0)
+        return super().write(text)
+
+
+def test_watch_lines_from_many_threads_stay_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scanner_app.commands.progress import ProgressPrinter
+    from scanner_app.commands.watch import event_printer
+    from scanner_app.core.batch_events import FileFailed
+    from scanner_app.core.watch_events import FileExported, WatchNotice
+
+    stream = _SwitchyStream()
+    monkeypatch.setattr(sys, "stdout", stream)
+    monkeypatch.setattr(sys, "stderr", stream)
+    on_event = event_printer(ProgressPrinter())
+    per_thread = 150
+
+    def emit(n: int) -> None:
+        for i in range(per_thread):
+            path = Path(f"/in/t{n}/receipt_{i}.jpg")
+            on_event([FileExported(path, (Path(f"/out/t{n}/receipt_{i}.jpg.txt"),)),
+                      FileFailed(i, path, "corrupt or truncated image data (27 bytes)"),
+                      WatchNotice(f"t{n} notice {i}")][i % 3])  # fmt: skip
+
+    threads = [threading.Thread(target=emit, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 6 * per_thread
+    whole = re.compile(
+        r"(read     /in/t\d/receipt_\d+\.jpg -> /out/t\d/receipt_\d+\.jpg\.txt"
+        r"|failed  /in/t\d/receipt_\d+\.jpg: corrupt or truncated image data \(27 bytes\)"
+        r"|note: t\d notice \d+)"
+    )
+    torn = [line for line in lines if not whole.fullmatch(line)]
+    assert not torn, torn[:3]

@@ -216,7 +216,8 @@ def test_200_receipts_land_while_the_watcher_is_killed_and_restarted(
                                      and (failures or writer.cut in failed_by_first)) or len(failures) > 1,
                                      1500)  # fmt: skip
         code = second.terminate()
-        assert finished and len(failures) <= 1, (failures[:3], second.lines[-10:])
+        missing = sorted(good - set(reads["B"]) - done_by_first)
+        assert finished and len(failures) <= 1, (failures[:3], missing[:5], second.lines[-6:])
         assert code == 0, second.lines[-10:]
     finally:
         for watcher in watchers:

@@ -7,10 +7,12 @@ import contextlib
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
 from scanner_app.commands.layout_args import add_layout_arguments, layout_of
+from scanner_app.commands.progress import ProgressPrinter
 from scanner_app.commands.scan import recognizer
 from scanner_app.core.batch_events import FileFailed, RunStopped, ServerWaiting
 from scanner_app.core.client import ClientOptions
@@ -52,27 +54,33 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="client private key (mutual TLS)")
 
 
-def _say(text: str, stream: TextIO | None = None) -> None:
-    print(text, file=stream or sys.stdout, flush=True)
+def event_printer(printer: ProgressPrinter) -> Callable[[object], None]:
+    """One line per thing a clerk cares about: read (and where), failed (and why), skipped.
 
+    Events come from the watcher's threads at once; each line is written whole, under the
+    printer's lock (print() writes the text and its newline apart, and two lines could merge)."""
 
-def on_event(event: object) -> None:
-    """One line per thing a clerk cares about: read (and where), failed (and why), skipped."""
-    if isinstance(event, FileExported):
-        kind = "exported" if event.late else "read    "  # late: read before (a killed run, a copy)
-        _say(f"{kind} {event.path} -> {', '.join(str(p) for p in event.outputs)}")
-    elif isinstance(event, FileFailed):
-        _say(f"failed  {event.path}: {event.cause}")
-    elif isinstance(event, FileSkipped):
-        _say(f"skipped {event.path}: {event.reason}")
-    elif isinstance(event, WatchStarted):
-        _say(f"watching {event.folder} ({event.observer}); {event.known} files read before", sys.stderr)
-    elif isinstance(event, WatchNotice):
-        _say(f"note: {event.message}", sys.stderr)
-    elif isinstance(event, ServerWaiting):
-        _say(f"server unavailable ({event.cause}); retrying in {event.retry_in:.0f} s", sys.stderr)
-    elif isinstance(event, RunStopped):
-        _say(f"run stopped: {event.reason}", sys.stderr)
+    def say(text: str, stream: TextIO | None = None) -> None:
+        printer.message(text, stream or sys.stdout)
+
+    def on_event(event: object) -> None:
+        if isinstance(event, FileExported):
+            kind = "exported" if event.late else "read    "  # late: read before (a killed run, a copy)
+            say(f"{kind} {event.path} -> {', '.join(str(p) for p in event.outputs)}")
+        elif isinstance(event, FileFailed):
+            say(f"failed  {event.path}: {event.cause}")
+        elif isinstance(event, FileSkipped):
+            say(f"skipped {event.path}: {event.reason}")
+        elif isinstance(event, WatchStarted):
+            say(f"watching {event.folder} ({event.observer}); {event.known} files read before", sys.stderr)
+        elif isinstance(event, WatchNotice):
+            say(f"note: {event.message}", sys.stderr)
+        elif isinstance(event, ServerWaiting):
+            say(f"server unavailable ({event.cause}); retrying in {event.retry_in:.0f} s", sys.stderr)
+        elif isinstance(event, RunStopped):
+            say(f"run stopped: {event.reason}", sys.stderr)
+
+    return on_event
 
 
 def _watch_options(args: argparse.Namespace) -> WatchOptions:
@@ -93,10 +101,11 @@ def _watch_options(args: argparse.Namespace) -> WatchOptions:
 
 
 def run(args: argparse.Namespace) -> int:
+    printer = ProgressPrinter()  # no bar here: its lock keeps each line whole
     try:
         options = _watch_options(args)
     except ValueError as exc:
-        _say(f"scanner-app watch: {exc}", sys.stderr)
+        printer.message(f"scanner-app watch: {exc}")
         return 2
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -106,9 +115,9 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         try:
             client = stack.enter_context(recognizer(args.server, client_options))
-            watcher = FolderWatcher(args.folder, args.out, client.recognize, options, on_event)
+            watcher = FolderWatcher(args.folder, args.out, client.recognize, options, event_printer(printer))
         except (ScannerError, OSError, ValueError) as exc:
-            _say(f"error: {exc}", sys.stderr)
+            printer.message(f"error: {exc}")
             return 2
         stack.enter_context(watcher)
         if args.once:
@@ -118,5 +127,5 @@ def run(args: argparse.Namespace) -> int:
             while not stop.wait(1.0):  # short waits: Python runs signal handlers only between them
                 pass
         summary = watcher.store.summary()
-    _say(f"stopped; {summary.done} files read, {summary.failed} failed, {summary.queued} queued", sys.stderr)
+    printer.message(f"stopped; {summary.done} files read, {summary.failed} failed, {summary.queued} queued")
     return 1 if args.once and summary.failed else 0
