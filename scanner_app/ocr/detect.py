@@ -105,6 +105,12 @@ def _mini_box(contour: np.ndarray) -> tuple[np.ndarray, float]:
     return box, min(rect[1])
 
 
+def min_area_box(points: np.ndarray) -> np.ndarray:
+    """The smallest rotated rectangle around ``points`` (N x 2), clockwise from top-left."""
+    box, _ = _mini_box(np.asarray(points, dtype=np.float32).reshape(-1, 1, 2))
+    return order_points_clockwise(box)
+
+
 def _box_score(pred: np.ndarray, contour: np.ndarray) -> float:
     """Mean probability inside a polygon: the contour ("slow") or its min-area box ("fast")."""
     h, w = pred.shape

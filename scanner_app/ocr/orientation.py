@@ -29,6 +29,8 @@ import numpy as np
 
 from scanner_app.ocr.detect import boxes_from_probability, preprocess_for_detection
 from scanner_app.ocr.engine import RecognizedLine, assemble_lines, decode_plan, plan_crops
+from scanner_app.ocr.line_merge import merged_box, overlapping_groups
+from scanner_app.ocr.line_split import split_at_blanks
 from scanner_app.ocr.params import DetParams, RecParams
 from scanner_app.ocr.punctuation import colon_extensions, colon_reading
 from scanner_app.ocr.recognize import crop_text_line, is_vertical
@@ -199,7 +201,13 @@ async def read_upright(
     keys: Sequence[str],
     params: OrientationParams,
 ) -> tuple[list[RecognizedLine], int]:
-    """Recognise the boxes of an upright image; doubtful lines are tried turned 180 degrees."""
+    """Recognise the boxes of an upright image; doubtful lines are tried turned 180 degrees.
+
+    A box with a wide blank inside is read as its parts (ocr.line_split); pieces of one row that
+    reach into each other are then read as one line (ocr.line_merge).
+    """
+    if rec_params.split.enabled:
+        boxes = split_at_blanks(_gray(image), boxes, rec_params.split)
     crops = [crop_text_line(image, box, rec_params.margin) for box in boxes]
     plan = plan_crops(crops, rec_params)
     decoded = decode_plan(plan, await _recognize_all(models, plan.batches), keys)
@@ -216,9 +224,45 @@ async def read_upright(
                 if score >= max(decoded[turned[j]][1] + params.line_gain, params.line_doubt):
                     decoded[turned[j]] = (text, score)
                     flipped += 1
+    if rec_params.merge.enabled:
+        boxes, decoded = await read_merged(image, boxes, decoded, models, rec_params, keys)
     if rec_params.colon.enabled:
         boxes = await read_colons(image, boxes, decoded, models, rec_params, keys)
     return assemble_lines(boxes, decoded, rec_params), flipped
+
+
+async def read_merged(
+    image: np.ndarray,
+    boxes: Sequence[np.ndarray],
+    decoded: dict[int, tuple[str, float]],
+    models: Models,
+    rec_params: RecParams,
+    keys: Sequence[str],
+) -> tuple[list[np.ndarray], dict[int, tuple[str, float]]]:
+    """Overlapping pieces of one row that each read as text (ocr.line_merge), read as one line.
+
+    Returns the boxes and their readings, renumbered: a group's merged box takes its first
+    piece's place when its reading is kept (score >= drop_score); otherwise the pieces stay.
+    """
+    readable = [
+        i for i in range(len(boxes)) if decoded[i][0].strip() and decoded[i][1] >= rec_params.drop_score
+    ]
+    groups = overlapping_groups(boxes, rec_params.merge, readable)
+    if not groups:
+        return list(boxes), decoded
+    merged = [merged_box([boxes[i] for i in group]) for group in groups]
+    plan = plan_crops([crop_text_line(image, box, rec_params.margin) for box in merged], rec_params)
+    again = decode_plan(plan, await _recognize_all(models, plan.batches), keys)
+    replaced: dict[int, tuple[np.ndarray, tuple[str, float]]] = {}
+    dropped: set[int] = set()
+    for k, group in enumerate(groups):
+        if again[k][0].strip() and again[k][1] >= rec_params.drop_score:
+            replaced[group[0]] = (merged[k], again[k])
+            dropped.update(group[1:])
+    kept = [i for i in range(len(boxes)) if i not in dropped]
+    new_boxes = [replaced[i][0] if i in replaced else boxes[i] for i in kept]
+    new_decoded = {n: replaced[i][1] if i in replaced else decoded[i] for n, i in enumerate(kept)}
+    return new_boxes, new_decoded
 
 
 async def read_colons(
@@ -235,7 +279,7 @@ async def read_colons(
     and the extended box its box; the boxes are returned.
     """
     boxes = list(boxes)
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    gray = _gray(image)
     texts = [decoded[i][0] if decoded[i][1] >= rec_params.drop_score else "" for i in range(len(boxes))]
     found = colon_extensions(gray, boxes, rec_params.colon, texts)
     if not found:
@@ -290,6 +334,10 @@ async def _recognize_all(
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """All recognition batches at once (concurrent BLS calls batch together on the server)."""
     return list(await asyncio.gather(*(models.recognize(batch) for batch in batches)))
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
 
 
 def _length(box: np.ndarray) -> float:

@@ -80,6 +80,38 @@ class ColonParams:
 
 
 @dataclass(frozen=True)
+class MergeParams:
+    """When two detected pieces of a row are one line (scanner_app.ocr.line_merge).
+
+    Sizes are fractions of the pieces' mean height. ``enabled=False`` reads every box as detected.
+    On sroie-dev's and sroie's receipts, pieces whose boxes overlap by more than 0.3 of their height
+    were one annotated line 14 times in 15 ("Date:" and "04/01/2018"); with less or no overlap, table
+    columns outnumber them (benchmarks/accuracy.py; README.md has the figures).
+    """
+
+    enabled: bool = True
+    overlap: float = 0.3  # the pieces' lengths overlap by more than this
+    row_offset: float = 0.3  # their centres at most this far apart across the line
+    height_ratio: float = 1.5  # the taller at most this many times the shorter
+    max_angle: float = 5.0  # degrees between their text directions, at most
+
+
+@dataclass(frozen=True)
+class SplitParams:
+    """Where one detected box holds two lines (scanner_app.ocr.line_split).
+
+    Sizes are fractions of the box's height. ``enabled=False`` reads every box as detected.
+    """
+
+    enabled: bool = True
+    gap: float = 1.05  # a blank this wide, at least, parts the box
+    band: tuple[float, float] = (0.2, 0.8)  # the rows looked at (a neighbour's descender is not ink)
+    ink_contrast: float = 0.2  # ink: this share of the box's paper-to-ink contrast darker than paper
+    speck: float = 0.03  # ink blobs smaller than this (both sides) are noise
+    reach: float = 0.25  # each part reaches this share of the blank into it
+
+
+@dataclass(frozen=True)
 class RecParams:
     """How crops are sized for recognition and which lines are kept."""
 
@@ -90,4 +122,6 @@ class RecParams:
     margin: float = 0.1  # crops widened along the text by this fraction of the line height, each end
     box_fit: BoxFit = BoxFit()
     colon: ColonParams = ColonParams()
+    merge: MergeParams = MergeParams()
+    split: SplitParams = SplitParams()
     repair_text: bool = True  # "15.0C" -> "15.00", "( 801580-T )" -> "(801580-T)" (ocr.text_repair)

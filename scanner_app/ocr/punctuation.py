@@ -59,7 +59,7 @@ def colon_extensions(
         ]
         if not ends:
             continue
-        threshold = ink_threshold(gray, np.asarray(boxes[index], np.float64), params)
+        threshold = ink_threshold(gray, np.asarray(boxes[index], np.float64), params.ink_contrast)
         options = [
             ext for end in ends if (ext := colon_extension(gray, boxes, index, end, params, threshold))
         ]
@@ -96,8 +96,8 @@ def colon_extension(
     quad = np.array([start_top, start_top + reach * step, start_bottom + reach * step, start_bottom])
     patch_w, patch_h = int(reach), max(int(height + 0.5), 1)
     target = np.array([[0, 0], [patch_w, 0], [patch_w, patch_h], [0, patch_h]], dtype=np.float32)
-    patch = _warp(gray, quad, target, (patch_w, patch_h))
-    threshold = ink_threshold(gray, box, params) if threshold is None else threshold
+    patch = warp_strip(gray, quad, target, (patch_w, patch_h))
+    threshold = ink_threshold(gray, box, params.ink_contrast) if threshold is None else threshold
     back = reach * step
     inner = np.array([start_top - back, start_top, start_bottom, start_bottom - back])
     dots = _colon_in(patch, threshold, height, params)
@@ -137,12 +137,14 @@ def _colon_inside(
     Nothing may lie between it and the box's end, and the line's ink resumes within
     ``ColonParams.inside_gap`` of it (a mark far from the text is not the line's colon).
     """
-    flipped = np.ascontiguousarray(_warp(gray, inner, target, size)[:, ::-1])  # column 0 at the box's end
+    flipped = np.ascontiguousarray(
+        warp_strip(gray, inner, target, size)[:, ::-1]
+    )  # column 0 at the box's end
     dots = _colon_in(flipped, threshold, height, params)
     if dots is None:
         return None
     near, far = dots
-    blobs = _blobs(flipped, threshold, params.speck * height)
+    blobs = ink_blobs(flipped, threshold, params.speck * height)
     pair = [b for b in blobs if near <= b[0] and b[0] + b[2] <= far]
     if len(pair) != 2 or not _two_dots(*sorted(pair, key=lambda b: b[1])):
         return None
@@ -198,8 +200,8 @@ def colon_reading(line: str, extended: str, ext: ColonExtension) -> str | None:
     return None
 
 
-def ink_threshold(gray: np.ndarray, box: np.ndarray, params: ColonParams) -> float:
-    """The grey below which a pixel is ink: ``ink_contrast`` of the way from the line's paper to its ink.
+def ink_threshold(gray: np.ndarray, box: np.ndarray, contrast: float) -> float:
+    """The grey below which a pixel is ink: ``contrast`` of the way from the line's paper to its ink.
 
     Paper and ink are the line's own (its bounding rectangle's 90th and 2nd percentiles), so a
     colon printed fainter than the letters still counts; -1 where the line has no contrast.
@@ -212,7 +214,7 @@ def ink_threshold(gray: np.ndarray, box: np.ndarray, params: ColonParams) -> flo
     ink, paper = np.percentile(region[::2, ::2], [2, 90])  # every 4th pixel is plenty
     if paper - ink < 32:
         return -1.0
-    return float(paper - params.ink_contrast * (paper - ink))
+    return float(paper - contrast * (paper - ink))
 
 
 def _colon_in(
@@ -268,17 +270,17 @@ def _ink_depth(
     speck: float,
 ) -> float:
     """How far inside the box's end (the strip ``quad``, its last column at the end) its last ink lies."""
-    ends = [x + w for x, _, w, _ in _blobs(_warp(gray, quad, target, size), threshold, speck)]
+    ends = [x + w for x, _, w, _ in ink_blobs(warp_strip(gray, quad, target, size), threshold, speck)]
     return float(size[0] - max(ends)) if ends else float(size[0])
 
 
-def _warp(gray: np.ndarray, quad: np.ndarray, target: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def warp_strip(gray: np.ndarray, quad: np.ndarray, target: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """The strip ``quad`` of the page, sampled 1:1 onto ``target`` (its corners in a ``size`` patch)."""
     matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
     return cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_NEAREST, borderValue=255)
 
 
-def _blobs(patch: np.ndarray, threshold: float, speck: float) -> list[tuple[int, int, int, int]]:
+def ink_blobs(patch: np.ndarray, threshold: float, speck: float) -> list[tuple[int, int, int, int]]:
     """(x, y, w, h) of the patch's ink blobs that are not specks (smaller than ``speck`` both ways)."""
     count, _, stats, _ = cv2.connectedComponentsWithStats(
         (patch < threshold).astype(np.uint8), connectivity=8
