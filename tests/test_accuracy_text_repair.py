@@ -1,4 +1,5 @@
-"""The recogniser's slips put back where no word is spelt (scanner_app.ocr.text_repair): zeros, brackets."""
+"""The recogniser's slips put back where no word is spelt (scanner_app.ocr.text_repair): zeros, points,
+brackets, the multiplication sign."""
 
 from __future__ import annotations
 
@@ -69,3 +70,25 @@ def test_brackets_lose_inside_spaces_and_latin_lines_get_ascii_brackets(read: st
 
 def test_a_cjk_line_keeps_its_full_width_brackets() -> None:
     assert repair_brackets("发票（ 普通 ）") == "发票（普通）"
+
+
+@pytest.mark.parametrize(
+    ("read", "meant"),
+    [("57 50", "57.50"), ("0 00", "0.00"), ("7 42", "7.42"), ("1234 56", "1234.56"), (" 3 60 ", " 3.60 ")],
+)
+def test_a_line_that_is_a_spaced_amount_reads_with_its_point(read: str, meant: str) -> None:
+    assert repair_digits(read) == meant
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["12 31 00", "TEL 6258 7191", "1 20.00", "12345 67", "7 420", "RM 7 42", "7  42"],
+)
+def test_digits_with_a_space_inside_a_longer_line_are_left_alone(text: str) -> None:
+    assert repair_digits(text) == text
+
+
+def test_a_latin_lines_multiplication_sign_is_the_letter_x() -> None:
+    assert repair_brackets("2 ×") == "2 x"
+    assert repair_brackets("CHOPPING BOARD 35.5×25.5CM") == "CHOPPING BOARD 35.5x25.5CM"
+    assert repair_brackets("尺寸 35.5×25.5") == "尺寸 35.5×25.5"  # a CJK line keeps it
