@@ -118,7 +118,7 @@ class RecParams:
     height: int = REC_HEIGHT
     width_buckets: tuple[int, ...] = (160, 320, 480, 640, 960, 1280, 1920, 2560, 3200)
     max_batch: int = 16  # crops per recognition call, <= text_recognition's max_batch_size
-    drop_score: float = 0.5  # lines recognised with a lower mean confidence are dropped
+    drop_score: float = 0.6  # lines recognised with a lower mean confidence are dropped (PaddleOCR: 0.5)
     margin: float = 0.1  # crops widened along the text by this fraction of the line height, each end
     box_fit: BoxFit = BoxFit()
     colon: ColonParams = ColonParams()
