@@ -8,22 +8,19 @@ where the detector cuts "Date: 04/01/2018" into two boxes that reach into each o
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
-import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from scanner_app.baseline.engine import build_engine
 from scanner_app.ocr.decode import decode_sized
 from scanner_app.ocr.in_process import InProcessEngine
 from scanner_app.ocr.line_merge import merged_box, overlapping_groups
 from scanner_app.ocr.line_split import blank_cuts, split_at_blanks
-from scanner_app.ocr.orientation import Models, OrientationParams, read_page
 from scanner_app.ocr.params import MergeParams, RecParams, SplitParams
-from scanner_app.server import model_fetch
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 FONT, SCALE, THICK = cv2.FONT_HERSHEY_SIMPLEX, 0.9, 2
@@ -125,30 +122,16 @@ def test_the_blank_is_measured_in_line_heights_at_any_print_size() -> None:
     assert blank_cuts(page, box, dataclasses.replace(SPLIT, gap=3.0)) == []
 
 
-def _engine(model_repository: Path) -> tuple[InProcessEngine, list[str]]:
-    keys = json.loads((model_repository / model_fetch.KEYS_PATH).read_text(encoding="utf-8"))
-    engine = InProcessEngine(
-        str(model_repository / model_fetch.DET_PATH),
-        str(model_repository / model_fetch.REC_PATH),
-        keys,
-        cls_model=str(model_repository / model_fetch.ORIENTATION_PATH),
-    )
-    return engine, keys
-
-
-def _read(engine: InProcessEngine, keys: list[str], image_path: Path, rec: RecParams) -> list[str]:
-    image = decode_sized(image_path.read_bytes()).pixels
-    boxes = engine.detect(image)
-    models = Models(detect=engine._detect_tensor, classify=engine._classify, recognize=engine._recognize)
-    page = asyncio.run(read_page(image, boxes, models, engine.det_params, rec, keys, OrientationParams()))
-    return [line.text for line in page.lines]
+def _read(engine: InProcessEngine, image_path: Path, rec: RecParams) -> list[str]:
+    engine.rec_params = rec
+    return [line.text for line in engine(decode_sized(image_path.read_bytes()).pixels)]
 
 
 def test_the_real_pipeline_reads_a_date_the_detector_cut_in_two_as_one_line(model_repository: Path) -> None:
-    engine, keys = _engine(model_repository)
+    engine = build_engine(model_repository)
     receipt = DATA / "sroie-dev" / "img" / "114.jpg"
-    apart = _read(engine, keys, receipt, RecParams(merge=MergeParams(enabled=False)))
-    whole = _read(engine, keys, receipt, RecParams())
+    apart = _read(engine, receipt, RecParams(merge=MergeParams(enabled=False)))
+    whole = _read(engine, receipt, RecParams())
     assert "04/01/2018" in apart and not any(t.endswith("04/01/2018") and len(t) > 10 for t in apart)
     assert any(t.replace(" ", "").upper() == "DATE:04/01/2018" for t in whole), whole
     assert "04/01/2018" not in whole
@@ -156,10 +139,10 @@ def test_the_real_pipeline_reads_a_date_the_detector_cut_in_two_as_one_line(mode
 
 
 def test_the_real_pipeline_parts_tel_and_fax_printed_on_one_row(model_repository: Path) -> None:
-    engine, keys = _engine(model_repository)
+    engine = build_engine(model_repository)
     receipt = DATA / "sroie" / "img" / "006.jpg"
-    joined = _read(engine, keys, receipt, RecParams(split=SplitParams(enabled=False)))
-    parted = _read(engine, keys, receipt, RecParams())
+    joined = _read(engine, receipt, RecParams(split=SplitParams(enabled=False)))
+    parted = _read(engine, receipt, RecParams())
     assert any("TEL" in t and "FAX" in t for t in joined)
     assert not any("TEL" in t and "FAX" in t for t in parted)
     tel = [t for t in parted if t.startswith("TEL")]
