@@ -209,8 +209,7 @@ async def read_upright(
     if rec_params.split.enabled:
         boxes = split_at_blanks(_gray(image), boxes, rec_params.split)
     crops = [crop_text_line(image, box, rec_params.margin) for box in boxes]
-    plan = plan_crops(crops, rec_params)
-    decoded = decode_plan(plan, await _recognize_all(models, plan.batches), keys)
+    decoded = await _read_crops(crops, models, rec_params, keys)
     flipped = 0
     if params.enabled:
         doubtful = [i for i in range(len(crops)) if decoded[i][1] < params.line_doubt]
@@ -218,9 +217,7 @@ async def read_upright(
         turned = [i for i, p in zip(doubtful, probs, strict=True) if p[1] >= params.line_flip]
         if turned:
             again = [np.ascontiguousarray(np.rot90(crops[i], 2)) for i in turned]
-            replan = plan_crops(again, rec_params)
-            results = await _recognize_all(models, replan.batches)
-            for j, (text, score) in decode_plan(replan, results, keys).items():
+            for j, (text, score) in (await _read_crops(again, models, rec_params, keys)).items():
                 if score >= max(decoded[turned[j]][1] + params.line_gain, params.line_doubt):
                     decoded[turned[j]] = (text, score)
                     flipped += 1
@@ -251,8 +248,9 @@ async def read_merged(
     if not groups:
         return list(boxes), decoded
     merged = [merged_box([boxes[i] for i in group]) for group in groups]
-    plan = plan_crops([crop_text_line(image, box, rec_params.margin) for box in merged], rec_params)
-    again = decode_plan(plan, await _recognize_all(models, plan.batches), keys)
+    again = await _read_crops(
+        [crop_text_line(image, box, rec_params.margin) for box in merged], models, rec_params, keys
+    )
     replaced: dict[int, tuple[np.ndarray, tuple[str, float]]] = {}
     dropped: set[int] = set()
     for k, group in enumerate(groups):
@@ -285,8 +283,8 @@ async def read_colons(
     if not found:
         return boxes
     order = [i for i in sorted(found) if not found[i].inside]  # a colon inside its box was read as that
-    plan = plan_crops([crop_text_line(image, found[i].box, rec_params.margin) for i in order], rec_params)
-    again = decode_plan(plan, await _recognize_all(models, plan.batches), keys) if order else {}
+    crops = [crop_text_line(image, found[i].box, rec_params.margin) for i in order]
+    again = await _read_crops(crops, models, rec_params, keys) if order else {}
     readings = {index: again[j] for j, index in enumerate(order)}
     for index, ext in found.items():
         reading = readings.get(index, decoded[index])
@@ -327,6 +325,14 @@ async def read_page(
     else:
         lines, flipped = await read_upright(image, boxes, models, rec_params, keys, params)
     return PageRead(lines=lines, orientation=angle, flipped_lines=flipped)
+
+
+async def _read_crops(
+    crops: Sequence[np.ndarray], models: Models, rec_params: RecParams, keys: Sequence[str]
+) -> dict[int, tuple[str, float]]:
+    """Crop index -> (text, score): the crops recognised in width-bucket batches and CTC-decoded."""
+    plan = plan_crops(crops, rec_params)
+    return decode_plan(plan, await _recognize_all(models, plan.batches), keys)
 
 
 async def _recognize_all(
