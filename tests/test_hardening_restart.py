@@ -110,6 +110,7 @@ def test_restart_on_the_same_ports_after_sigkill_under_load(
         assert dead is not None
         _wait_exit(dead.pid, 30, "the server is dead")
         assert (shm.proc_info(dead.pid) or dead).state == "Z"  # not reaped: a zombie
+        assert f"pid {dead.pid} was killed by signal 9 (SIGKILL)" in server.exit_description()
         ports = dict(server.ports)
         restarted = EmbeddedServer(
             model_repository, ports["gRPC"], ports["HTTP"], ports["metrics"],
@@ -148,3 +149,7 @@ def test_supervisor_brings_back_a_server_whose_stub_died(server: EmbeddedServer)
     assert supervisor.restarts == 1 and supervisor.healthy
     assert server.grpc_url == url  # same ports: clients keep their address
     assert probe(url) is None
+    # The log of the server before the restart is kept beside the new one, and the event says where.
+    kept = server.previous_log
+    assert kept is not None and kept != server.log_path and str(kept) in events[-1].message
+    assert "Started GRPCInferenceService" in kept.read_text(errors="replace")

@@ -165,3 +165,35 @@ def test_stubs_gone_after_a_signal_to_the_server_name_the_server_not_a_stub(monk
     kind, message = supervisor._problem(False) or ("", "")
     assert kind == "server-exited" and "signal 15 (SIGTERM)" in message and "shutting down" in message
     assert supervise.signal_received("Signal (99) received.") == "signal 99"
+
+
+def test_each_start_keeps_the_logs_of_the_last_processes(tmp_path: Path) -> None:
+    from scanner_app.server.log_files import earlier_log, rotate
+
+    log = tmp_path / "tritonserver-8001.log"
+    assert rotate(log) is None  # nothing to keep yet
+    for n in range(5):
+        log.write_text(f"start {n}")
+        kept = rotate(log, keep=3)
+        assert kept == earlier_log(log, 1) and kept.read_text() == f"start {n}" and not log.exists()
+    assert [earlier_log(log, n).read_text() for n in (1, 2, 3)] == ["start 4", "start 3", "start 2"]
+    assert not earlier_log(log, 4).exists()
+    assert earlier_log(log, 2).name == "tritonserver-8001.2.log"
+
+
+def test_an_exit_in_words_with_the_errors_the_log_ends_with() -> None:
+    from scanner_app.server.log_files import describe_exit, last_errors
+
+    assert describe_exit(-6) == "was killed by signal 6 (SIGABRT)"
+    assert describe_exit(1) == "exited with code 1" and describe_exit(-99) == "was killed by signal 99"
+    log = "\n".join([
+        "I1204 00:10:00.1 1 server.cc] started",
+        "E1204 00:10:01.2 1 model.cc] Stub process 'x' is not healthy",
+        "terminate called after throwing an instance of 'boost::interprocess::lock_exception'",
+        "  what():  boost::interprocess::lock_exception",
+        "I1204 00:10:02.0 1 server.cc] Waiting",
+    ])  # fmt: skip
+    errors = last_errors(log)
+    assert [e[:5] for e in errors] == ["E1204", "termi", "what("] and "lock_exception" in errors[-1]
+    assert last_errors(log, count=1) == [errors[-1]] and len(last_errors(log, width=10)[0]) == 10
+    assert last_errors("I1204 all well") == []

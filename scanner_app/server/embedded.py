@@ -23,7 +23,7 @@ from typing import IO
 
 import scanner_app
 from scanner_app.contract import ONNX_MODELS
-from scanner_app.server import process, shm
+from scanner_app.server import log_files, process, shm
 from scanner_app.server.hardware import DeviceError, DeviceRequest
 from scanner_app.server.listen import ADMIN_HEADER, LOOPBACK_PLAN, ListenPlan, restricted_api_args
 from scanner_app.server.model_configs import BASE_CONFIG_NAME, PreparedRepository, prepare_repository
@@ -146,6 +146,7 @@ class EmbeddedServer:
         # reloads a model whose region grew past what the contract allows (server.region_bounds).
         self.shm_sizes: tuple[int, int] | None = None
         self._leader = shm.ProcInfo(0, "", "", 0, 0, 0)
+        self.previous_log: Path | None = None  # the last process's log, kept by log_files.rotate
         # Opens Triton's restricted APIs (scanner_app.server.listen.RESTRICTED_APIS); new each start.
         self.admin_key = secrets.token_urlsafe(24)
 
@@ -212,6 +213,8 @@ class EmbeddedServer:
         self._regions_before = set(shm.list_regions())
         self.ports = resolve_ports(self.requested_ports, self.on_message, self.listen.hosts)
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        # The log of a process that died by itself stays readable after the supervisor restarted it.
+        self.previous_log = log_files.rotate(self.log_path)
         self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         os.chmod(self.log_path, 0o600)  # the log can hold receipt text and paths
         self.admin_key = secrets.token_urlsafe(24)
@@ -303,6 +306,15 @@ class EmbeddedServer:
         raw = self._get("/v2/repository/index", post=b"{}")
         models = json.loads(raw) if raw else []
         return sorted({m["name"] for m in models if m.get("state") == "READY"})
+
+    def exit_description(self) -> str:
+        """How the process ended, in words, with the errors its log ends with ("pid 4028 was killed
+        by signal 6 (SIGABRT): terminate called after ..."); "is running" while it runs."""
+        if self._proc is None or self._proc.poll() is None:
+            return "is running" if self._proc is not None else "was not started"
+        errors = log_files.last_errors(self.log_tail(200))
+        said = f": {' | '.join(errors)}" if errors else ""
+        return f"pid {self._proc.pid} {log_files.describe_exit(self._proc.returncode)}{said}"
 
     def wait(self, timeout: float | None = None) -> int:
         """Wait until the server process exits by itself; its exit code."""

@@ -62,6 +62,7 @@ class Supervised(Protocol):
     def stop(self, timeout: float = 20.0) -> None: ...
     def log_tail(self, lines: int = 40) -> str: ...
     def protect_regions(self) -> None: ...
+    def exit_description(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -221,7 +222,7 @@ class Supervisor:
 
     def _problem(self, with_probe: bool) -> tuple[str, str] | None:
         if not self.server.is_running():
-            return KIND_SERVER_EXITED, "the embedded Triton server exited"
+            return KIND_SERVER_EXITED, f"the embedded Triton server exited: {self.server.exit_description()}"
         current = stubs_of(self.server.pid or 0)
         self._adopt_reloaded(current)
         live = {s.instance for s in current}
@@ -266,7 +267,9 @@ class Supervisor:
         self._record_stubs()
         self.healthy = True
         seconds = time.monotonic() - started
-        self._emit(KIND_RESTARTED, f"embedded Triton restarted after: {cause} ({seconds:.0f} s)")
+        kept = getattr(self.server, "previous_log", None)
+        where = f"; the log before the restart is {kept}" if kept else ""
+        self._emit(KIND_RESTARTED, f"embedded Triton restarted after: {cause} ({seconds:.0f} s){where}")
 
     def _emit(self, kind: str, message: str) -> HealthEvent:
         event = HealthEvent(kind, message, time.time())

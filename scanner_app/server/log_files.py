@@ -1,0 +1,58 @@
+"""The embedded server's log files: each start writes a new one, and the logs of the last few
+processes stay beside it (`tritonserver-8001.1.log` is the one before), so that the log of a
+server that died by itself is still there to read after the supervisor restarted it."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import signal
+from pathlib import Path
+
+KEPT_LOGS = 3  # earlier processes' logs kept beside the current one
+
+
+def earlier_log(path: Path, n: int) -> Path:
+    """The log of the n-th process before the current one (`name.log` -> `name.<n>.log`)."""
+    return path.with_name(f"{path.stem}.{n}{path.suffix}")
+
+
+def rotate(path: Path, keep: int = KEPT_LOGS) -> Path | None:
+    """Move `path` to `earlier_log(path, 1)` and older ones one further, dropping the oldest past
+    `keep`; the path the previous log now has (None when there was none or keep is 0)."""
+    if keep <= 0 or not path.is_file():
+        return None
+    with contextlib.suppress(OSError):
+        earlier_log(path, keep).unlink(missing_ok=True)
+        for n in range(keep - 1, 0, -1):
+            older = earlier_log(path, n)
+            if older.is_file():
+                older.replace(earlier_log(path, n + 1))
+        path.replace(earlier_log(path, 1))
+        return earlier_log(path, 1)
+    return None
+
+
+def describe_exit(code: int | None) -> str:
+    """A Popen return code in words: "exited with code 1", "was killed by signal 6 (SIGABRT)"."""
+    if code is None:
+        return "is running"
+    if code >= 0:
+        return f"exited with code {code}"
+    try:
+        name = f" ({signal.Signals(-code).name})"
+    except ValueError:
+        name = ""
+    return f"was killed by signal {-code}{name}"
+
+
+# Triton's error lines ("E1204 10:51:00.123 ..."), and what a C++ abort or a crash prints.
+_ERROR_LINE = re.compile(
+    r"^E\d{4} |terminate called|what\(\)|Signal \(\d+\) received|Segmentation fault|Aborted"
+)
+
+
+def last_errors(log_text: str, count: int = 3, width: int = 240) -> list[str]:
+    """The last `count` error lines of a server log, each cut to `width` characters."""
+    lines = [line.strip() for line in log_text.splitlines() if _ERROR_LINE.search(line.strip())]
+    return [line[:width] for line in lines[-count:]]
