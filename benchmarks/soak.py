@@ -287,7 +287,13 @@ def run_soak(options: SoakOptions, receipts: list[bytes]) -> SoakResult:
     env = {ARENA_AB_ENV: "1"} if options.arena_ab else {}
     repository = options.repository or default_repository()
     with EmbeddedServer(repository, 0, 0, 0, ready_timeout=600, env=env) as server:
-        supervisor = Supervisor(server, interval_s=2.0, probe_every=5, on_event=events.append)
+        begun = time.monotonic()
+
+        def on_event(event: HealthEvent) -> None:  # printed as it happens, and again in the report
+            events.append(event)
+            print(f"[{time.monotonic() - begun:6.0f} s] {event.kind}: {event.message}", flush=True)
+
+        supervisor = Supervisor(server, interval_s=2.0, probe_every=5, on_event=on_event)
         supervisor.start()
         tally, stop = Tally(), threading.Event()
         hostile = hostile_requests()

@@ -188,6 +188,7 @@ def test_an_exit_in_words_with_the_errors_the_log_ends_with() -> None:
     assert describe_exit(1) == "exited with code 1" and describe_exit(-99) == "was killed by signal 99"
     log = "\n".join([
         "I1204 00:10:00.1 1 server.cc] started",
+        'E1204 00:10:00.2 1 server.cc:241] "CudaDriverHelper has not been initialized."',
         "E1204 00:10:01.2 1 model.cc] Stub process 'x' is not healthy",
         "terminate called after throwing an instance of 'boost::interprocess::lock_exception'",
         "  what():  boost::interprocess::lock_exception",

@@ -51,8 +51,12 @@ _ERROR_LINE = re.compile(
     r"^E\d{4} |terminate called|what\(\)|Signal \(\d+\) received|Segmentation fault|Aborted"
 )
 
+# Error lines every server on a machine without a GPU writes at start: no cause of anything.
+_ROUTINE = re.compile(r"CudaDriverHelper has not been initialized|CUDA driver version is insufficient")
+
 
 def last_errors(log_text: str, count: int = 3, width: int = 240) -> list[str]:
     """The last `count` error lines of a server log, each cut to `width` characters."""
-    lines = [line.strip() for line in log_text.splitlines() if _ERROR_LINE.search(line.strip())]
+    lines = [line.strip() for line in log_text.splitlines()]
+    lines = [line for line in lines if _ERROR_LINE.search(line) and not _ROUTINE.search(line)]
     return [line[:width] for line in lines[-count:]]
