@@ -33,17 +33,17 @@ def rotate(path: Path, keep: int = KEPT_LOGS) -> Path | None:
     return None
 
 
-def describe_exit(code: int | None) -> str:
-    """A Popen return code in words: "exited with code 1", "was killed by signal 6 (SIGABRT)"."""
-    if code is None:
-        return "is running"
-    if code >= 0:
-        return f"exited with code {code}"
+def signal_words(number: int) -> str:
+    """"signal 6 (SIGABRT)"; "signal 99" for a number with no name."""
     try:
-        name = f" ({signal.Signals(-code).name})"
+        return f"signal {number} ({signal.Signals(number).name})"
     except ValueError:
-        name = ""
-    return f"was killed by signal {-code}{name}"
+        return f"signal {number}"
+
+
+def describe_exit(code: int) -> str:
+    """A Popen return code in words: "exited with code 1", "was killed by signal 6 (SIGABRT)"."""
+    return f"exited with code {code}" if code >= 0 else f"was killed by {signal_words(-code)}"
 
 
 # Triton's error lines ("E1204 10:51:00.123 ..."), and what a C++ abort or a crash prints.

@@ -18,12 +18,12 @@ from __future__ import annotations
 import io
 import logging
 import re
-import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -33,6 +33,7 @@ from tritonclient.utils import InferenceServerException
 
 from scanner_app import contract
 from scanner_app.server import shm
+from scanner_app.server.log_files import signal_words
 from scanner_app.server.model_control import ModelControl
 from scanner_app.server.region_bounds import RecycleLimiter, oversized
 from scanner_app.server.shm import Stub, model_of, stubs_of  # re-exported: their home was here
@@ -49,6 +50,7 @@ class Supervised(Protocol):
     requested_ports: dict[str, int]
 
     admin_key: str
+    previous_log: Path | None  # the log of the process before this start (log_files.rotate)
 
     @property
     def grpc_url(self) -> str: ...
@@ -267,7 +269,7 @@ class Supervisor:
         self._record_stubs()
         self.healthy = True
         seconds = time.monotonic() - started
-        kept = getattr(self.server, "previous_log", None)
+        kept = self.server.previous_log
         where = f"; the log before the restart is {kept}" if kept else ""
         self._emit(KIND_RESTARTED, f"embedded Triton restarted after: {cause} ({seconds:.0f} s){where}")
 
@@ -284,11 +286,7 @@ def signal_received(log_tail: str) -> str | None:
     found = re.search(r"Signal \((\d+)\) received", log_tail)
     if found is None:
         return None
-    number = int(found.group(1))
-    try:
-        return f"signal {number} ({signal.Signals(number).name})"
-    except ValueError:
-        return f"signal {number}"
+    return signal_words(int(found.group(1)))
 
 
 def _repository_reload(server: Supervised) -> Callable[[str], None]:
