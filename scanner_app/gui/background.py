@@ -12,8 +12,6 @@
   ``wait(msecs)``: block until no call runs; ``close()``: drop what is in flight, cancel what has
   not started, ignore later runs and posts.
 
-Deleting the owner never waits on the GUI thread for calls still running: their pool and workers
-are kept (children of the application) until those calls end, then let go on the GUI thread.
 The "receiver was deleted" case is handled here once: outcomes and posts that arrive after this
 object was closed or deleted are never delivered.
 """
@@ -21,7 +19,6 @@ object was closed or deleted are never delivered.
 from __future__ import annotations
 
 import contextlib
-import functools
 import itertools
 import logging
 import os
@@ -31,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QThreadPool, Signal, Slot
 
 os.environ.setdefault("QT_API", "pyside6")  # superqt goes through qtpy, which would prefer a PyQt5 if present
 from superqt.utils import FunctionWorker
@@ -64,12 +61,9 @@ class Background(QObject):
 
     def __init__(self, parent: QObject | None = None, *, threads: int = 4) -> None:
         super().__init__(parent)
-        self._pool = QThreadPool()  # its own, not the owner's: ~QThreadPool joins its calls
+        self._pool = QThreadPool()  # unparented: deleting the owner must not block on running calls
         self._pool.setMaxThreadCount(max(1, threads))
         self._runs: dict[QObject, _Run] = {}  # keyed by the worker's signals object
-        # The partial holds the pool and the workers, whichever of this object's C++ and Python
-        # halves goes first; _let_go keeps them past it while calls still run.
-        self.destroyed.connect(functools.partial(_let_go, self._pool, self._runs))
         self._latest: dict[Hashable, int] = {}
         self._tokens = itertools.count(1)
         self._closed = False
@@ -158,45 +152,6 @@ class Background(QObject):
             items, relay.items = relay.items, []
         if items and not self._closed:
             relay.handler(items)
-
-
-LEFTOVER_POLL_MS = 100
-
-
-class _Leftover(QObject):
-    """The pool and workers of a Background deleted while its calls ran: a child of the application
-    until those calls end, then deleted on the GUI thread. The workers must outlive their calls: a
-    worker's signals object collected while its thread emits crashes the process."""
-
-    def __init__(self, pool: QThreadPool, runs: dict[QObject, _Run], app: QCoreApplication) -> None:
-        super().__init__(app)
-        self._runs = runs
-        self._pool = pool
-        pool.setParent(self)  # owned by Qt now: no Python reference going deletes it (and joins)
-        self._timer = QTimer(self, interval=LEFTOVER_POLL_MS)
-        self._timer.timeout.connect(self._check)
-        self._timer.start()
-
-    @Slot()
-    def _check(self) -> None:
-        if self._pool.activeThreadCount() == 0:  # also nothing queued: a freed thread takes the next
-            self._timer.stop()
-            self._runs.clear()
-            self.deleteLater()
-
-
-def _let_go(pool: QThreadPool, runs: dict[QObject, _Run]) -> None:
-    """On the owner's `destroyed`: keep the pool and workers past it, from the next turn of the event
-    loop (no object is reparented while Qt and shiboken are still deleting the owner)."""
-    app = QCoreApplication.instance()
-    if app is not None:
-        QTimer.singleShot(0, app, functools.partial(_keep_while_running, pool, dict(runs), app))
-
-
-def _keep_while_running(pool: QThreadPool, runs: dict[QObject, _Run], app: QCoreApplication) -> None:
-    if shiboken6.isValid(pool) and pool.activeThreadCount() > 0:
-        _Leftover(pool, runs, app)
-    # else nothing runs: the pool and workers go with these last references, with nothing to join
 
 
 __all__ = ["Background", "Done"]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import threading
-import weakref
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QThread, QThreadPool, Signal
+from PySide6.QtCore import QObject, QThread, Signal
 from PySide6.QtWidgets import QWidget
 
 from scanner_app.gui.background import Background
@@ -124,51 +122,3 @@ def test_close_cancels_calls_not_started_yet(qtbot) -> None:
     assert background.wait(WAIT_MS)
     qtbot.waitUntil(lambda: background.running == 0, timeout=WAIT_MS)
     assert ran == []  # the first one's outcome was dropped, the second never ran
-
-
-def test_deleting_the_owner_with_a_call_in_flight_does_not_wait_for_it(qtbot) -> None:
-    owner = QWidget()
-    background = Background(owner)
-    pool = weakref.ref(background._pool)
-    started, release, finished = threading.Event(), threading.Event(), threading.Event()
-
-    def slow() -> str:
-        started.set()
-        release.wait(WAIT_MS / 1000)
-        finished.set()
-        return "late"  # emitted after its owner is gone: must reach no one and crash nothing
-
-    background.run(slow, lambda *_: None)
-    assert started.wait(WAIT_MS / 1000)
-    owner.deleteLater()
-    with qtbot.waitSignal(background.destroyed, timeout=WAIT_MS):
-        pass
-    del background, owner
-    gc.collect()  # the last Python references go: the GUI thread must not join the running call
-    assert not finished.is_set()
-    app = QCoreApplication.instance()
-    qtbot.waitUntil(lambda: pool() in app.findChildren(QThreadPool), timeout=WAIT_MS)  # kept meanwhile
-    release.set()
-    assert finished.wait(WAIT_MS / 1000)
-    qtbot.waitUntil(lambda: pool() is None, timeout=WAIT_MS)  # then let go, not kept for good
-
-
-def test_many_owners_deleted_while_their_calls_emit_results(qtbot) -> None:
-    # The crash of an earlier attempt: the workers were collected with their owner while their
-    # threads still emitted. Each round deletes owners whose calls return just then.
-    gate = threading.Event()
-    pools = []
-    for _ in range(20):
-        owners = [QWidget() for _ in range(4)]
-        for owner in owners:
-            background = Background(owner, threads=2)
-            pools.append(weakref.ref(background._pool))
-            for n in range(3):
-                background.run(lambda n=n: gate.wait(0.01 * n) or n, lambda *_: None, on_stale=lambda _: None)
-        for owner in owners:
-            owner.deleteLater()
-        del owners, owner, background
-        # The deletions run here, some calls still running, some emitting.
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        gc.collect()
-    qtbot.waitUntil(lambda: all(p() is None for p in pools), timeout=WAIT_MS)
