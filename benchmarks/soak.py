@@ -40,6 +40,7 @@ from scanner_app import contract
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
 from scanner_app.server.supervise import HealthEvent, Supervisor, stubs_of
+from scanner_app.steps.heap import TRIM_AB_ENV
 from scanner_app.steps.providers import ARENA_AB_ENV
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -183,6 +184,7 @@ class SoakOptions:
     warmup_s: float | None = None  # default: a fifth of the run
     csv: Path | None = None
     arena_ab: bool = False  # ONNX instance 0 with ORT's CPU arena, the others without
+    trim_ab_mib: int | None = None  # ONNX instance 0 trims glibc's free memory past this many MiB
     repository: Path | None = None  # default: the fetched default model set
 
 
@@ -285,6 +287,8 @@ def run_soak(options: SoakOptions, receipts: list[bytes]) -> SoakResult:
     kill_at = options.duration_s / 2 if options.kill_at_s is None else options.kill_at_s
     out = options.csv.open("w", buffering=1) if options.csv else None
     env = {ARENA_AB_ENV: "1"} if options.arena_ab else {}
+    if options.trim_ab_mib is not None:
+        env[TRIM_AB_ENV] = str(options.trim_ab_mib)
     repository = options.repository or default_repository()
     with EmbeddedServer(repository, 0, 0, 0, ready_timeout=600, env=env) as server:
         begun = time.monotonic()
@@ -360,6 +364,8 @@ def main() -> int:
     parser.add_argument("--csv", type=Path, default=None, help="write every RSS sample here as it is taken")
     parser.add_argument("--arena-ab", action="store_true",
                         help="A/B: each ONNX model's instance 0 keeps ORT's CPU arena")  # fmt: skip
+    parser.add_argument("--trim-ab", type=int, default=None, metavar="MIB",
+                        help="A/B: ONNX instance 0 trims glibc's free memory past MIB")  # fmt: skip
     args = parser.parse_args()
     duration = SHORT_S if args.short else args.duration
     warmup = duration / 5 if args.warmup is None else args.warmup
@@ -368,7 +374,9 @@ def main() -> int:
     if not receipts:
         print(f"no receipts in {RECEIPTS}", file=sys.stderr)
         return 2
-    options = SoakOptions(duration, args.concurrency, args.kill, kill_at, warmup, args.csv, args.arena_ab)
+    options = SoakOptions(
+        duration, args.concurrency, args.kill, kill_at, warmup, args.csv, args.arena_ab, args.trim_ab
+    )
     result = run_soak(options, receipts)
     tally, seconds = result.tally, result.seconds
     killed = "never" if result.killed_at_s is None else f"at {result.killed_at_s:.0f} s"

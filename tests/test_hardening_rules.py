@@ -13,6 +13,7 @@ from types import ModuleType
 
 from scanner_app.server.shm import REGION_PREFIX, SHM_DIR, ProcInfo
 from scanner_app.server.supervise import Stub, Supervisor, model_of
+from scanner_app.steps.heap import TRIM_AB_ENV, TRIM_THRESHOLD_BYTES, trim_threshold_bytes
 from scanner_app.steps.providers import ARENA_AB_ENV, use_cpu_arena
 
 
@@ -72,6 +73,15 @@ def test_only_a_config_or_the_ab_run_keeps_the_cpu_arena() -> None:
     assert use_cpu_arena("1", "text_detection_0_1", {})
     assert use_cpu_arena("0", "text_detection_0_0", {ARENA_AB_ENV: "1"})
     assert not use_cpu_arena("0", "text_detection_0_1", {ARENA_AB_ENV: "1"})
+
+
+def test_the_trim_threshold_is_the_configs_or_the_ab_runs_for_instance_0() -> None:
+    mib = 2**20
+    assert trim_threshold_bytes("", "text_recognition_0_0", {}) == TRIM_THRESHOLD_BYTES
+    assert trim_threshold_bytes("64", "text_recognition_0_1", {}) == 64 * mib
+    assert trim_threshold_bytes("", "text_recognition_0_0", {TRIM_AB_ENV: "32"}) == 32 * mib
+    assert trim_threshold_bytes("64", "text_recognition_0_1", {TRIM_AB_ENV: "32"}) == 64 * mib
+    assert trim_threshold_bytes("junk", "text_detection_0_0", {TRIM_AB_ENV: "x"}) == TRIM_THRESHOLD_BYTES
 
 
 def _soak() -> ModuleType:

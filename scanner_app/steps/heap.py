@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 TRIM_THRESHOLD_BYTES = 300 * 1024 * 1024
+# benchmarks/soak.py --trim-ab MIB sets it: instance 0 of each ONNX model trims past MIB (A/B in one run).
+TRIM_AB_ENV = "SCANNER_APP_HEAP_TRIM_AB"
 # glibc takes a buffer under its mmap threshold from the heap and keeps it once freed, and the dynamic
 # threshold climbs to the largest buffer freed (32 MiB at most): tritonserver's copies of large
 # requests, refused ones among them, then stayed in its heap (own memory +7.6 MB/min in a soak mix,
@@ -52,6 +54,14 @@ def stub_malloc(environ: Mapping[str, str] = os.environ) -> bool:
         return bool(libc.mallopt(_M_MMAP_THRESHOLD, STUB_MMAP_THRESHOLD_BYTES) and trim)
     except (OSError, AttributeError):  # not glibc: nothing was fixed
         return False
+
+
+def trim_threshold_bytes(config_mib: str, instance_name: str, environ: Mapping[str, str]) -> int:
+    """The trim threshold of one model instance: the config's `heap_trim_mib` (default
+    TRIM_THRESHOLD_BYTES), or the A/B run's for instance 0."""
+    ab = environ.get(TRIM_AB_ENV, "")
+    mib = ab if ab.isdigit() and instance_name.endswith("_0") else config_mib
+    return int(mib) * 2**20 if mib.isdigit() else TRIM_THRESHOLD_BYTES
 
 
 class _MallInfo2(ctypes.Structure):

@@ -14,7 +14,7 @@ import numpy as np
 import triton_python_backend_utils as pb_utils
 
 from scanner_app.steps.common import abandoned_response, error_response, model_config, parameter
-from scanner_app.steps.heap import TRIM_THRESHOLD_BYTES, HeapTrimmer, stub_malloc
+from scanner_app.steps.heap import HeapTrimmer, stub_malloc, trim_threshold_bytes
 from scanner_app.steps.limits import onnx_input_check
 from scanner_app.steps.messages import client_message
 from scanner_app.steps.providers import execution_providers, use_cpu_arena
@@ -53,8 +53,10 @@ class TritonPythonModel:
         self.output_names = [output["name"] for output in config["output"]]
         self.check_input = onnx_input_check(args["model_name"])
         # glibc keeps a run's freed buffers: given back when it holds more than this (steps/heap.py).
-        threshold_mib = parameter(config, "heap_trim_mib", str(TRIM_THRESHOLD_BYTES // 2**20))
-        self.heap = HeapTrimmer.load(int(threshold_mib) * 2**20)
+        threshold = trim_threshold_bytes(
+            parameter(config, "heap_trim_mib", ""), args.get("model_instance_name", ""), os.environ
+        )
+        self.heap = HeapTrimmer.load(threshold)
 
     def execute(self, requests: list[Any]) -> list[Any]:
         arrays = [pb_utils.get_input_tensor_by_name(r, self.input_name).as_numpy() for r in requests]
