@@ -191,6 +191,28 @@ def test_each_start_keeps_the_logs_of_the_last_processes(tmp_path: Path) -> None
     assert earlier_log(log, 2).name == "tritonserver-8001.2.log"
 
 
+def test_old_logs_of_other_ports_are_pruned_the_newest_kept(tmp_path: Path) -> None:
+    import os
+
+    from scanner_app.server.log_files import prune
+
+    now = 1_000_000_000.0
+    day = 24 * 3600
+    ages = {f"tritonserver-{port}.log": age for port, age in [(1, 30), (2, 20), (3, 5), (4, 1), (5, 0)]}
+    ages["tritonserver-5.1.log"] = 9
+    ages["notes.txt"] = 99  # not a server log: never touched
+    for name, age in ages.items():
+        path = tmp_path / name
+        path.write_text(name)
+        os.utime(path, (now - age * day, now - age * day))
+    deleted = prune(tmp_path, keep=4, max_age_s=7 * day, now=now)
+    # the 4 newest stay whatever their age; of the rest, those over a week old go
+    assert sorted(p.name for p in deleted) == ["tritonserver-1.log", "tritonserver-2.log"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "tritonserver-3.log",
+        "tritonserver-4.log", "tritonserver-5.1.log", "tritonserver-5.log"]  # fmt: skip
+    assert prune(tmp_path, keep=0, max_age_s=7 * day, now=now) == [tmp_path / "tritonserver-5.1.log"]
+
+
 def test_an_exit_in_words_with_the_errors_the_log_ends_with() -> None:
     from scanner_app.server.log_files import describe_exit, last_errors
 

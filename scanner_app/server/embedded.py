@@ -215,6 +215,7 @@ class EmbeddedServer:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         # The log of a process that died by itself stays readable after the supervisor restarted it.
         self.previous_log = log_files.rotate(self.log_path)
+        log_files.prune(self.log_path.parent)  # the logs of long-gone starts on other ports
         self._log_file = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         os.chmod(self.log_path, 0o600)  # the log can hold receipt text and paths
         self.admin_key = secrets.token_urlsafe(24)

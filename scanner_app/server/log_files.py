@@ -7,9 +7,16 @@ from __future__ import annotations
 import contextlib
 import re
 import signal
+import time
 from pathlib import Path
 
 KEPT_LOGS = 3  # earlier processes' logs kept beside the current one
+# Each port has its own log, and the app's server takes a free port at each start: without pruning,
+# every start would leave a file for good. The newest are kept whatever their age; the others go
+# once a week old (a server still running keeps writing to its log, so its file stays new).
+KEPT_LOG_FILES = 40
+LOG_MAX_AGE_S = 7 * 24 * 3600
+LOG_PATTERN = "tritonserver-*.log"
 
 
 def earlier_log(path: Path, n: int) -> Path:
@@ -31,6 +38,25 @@ def rotate(path: Path, keep: int = KEPT_LOGS) -> Path | None:
         path.replace(earlier_log(path, 1))
         return earlier_log(path, 1)
     return None
+
+
+def prune(directory: Path, keep: int = KEPT_LOG_FILES, max_age_s: float = LOG_MAX_AGE_S,
+          now: float | None = None) -> list[Path]:  # fmt: skip
+    """Delete the server logs in `directory` past the `keep` newest that are older than `max_age_s`;
+    the paths deleted."""
+    now = time.time() if now is None else now
+    logs = []
+    for path in directory.glob(LOG_PATTERN):
+        with contextlib.suppress(OSError):  # gone meanwhile (another server's start pruned it)
+            logs.append((path.stat().st_mtime, path))
+    logs.sort(reverse=True)
+    deleted = []
+    for mtime, path in logs[keep:]:
+        if now - mtime > max_age_s:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                deleted.append(path)
+    return deleted
 
 
 def signal_words(number: int) -> str:
