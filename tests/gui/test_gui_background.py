@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import gc
+import random
 import threading
+import time
+import weakref
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QThread, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
-from scanner_app.gui.background import Background
+from scanner_app.gui.background import KEEPER_POLL_MS, Background
 
 WAIT_MS = 10_000
 
@@ -122,3 +126,98 @@ def test_close_cancels_calls_not_started_yet(qtbot) -> None:
     assert background.wait(WAIT_MS)
     qtbot.waitUntil(lambda: background.running == 0, timeout=WAIT_MS)
     assert ran == []  # the first one's outcome was dropped, the second never ran
+
+
+def test_deleting_the_owner_with_a_call_in_flight_does_not_wait_for_it(qtbot) -> None:
+    owner = QWidget()
+    background = Background(owner)
+    pool = weakref.ref(background._pool)
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def slow() -> str:
+        started.set()
+        release.wait(WAIT_MS / 1000)
+        finished.set()
+        return "late"  # emitted after its owner is gone: must reach no one and crash nothing
+
+    background.run(slow, lambda *_: None)
+    assert started.wait(WAIT_MS / 1000)
+    owner.deleteLater()
+    with qtbot.waitSignal(background.destroyed, timeout=WAIT_MS):
+        pass
+    del background, owner
+    gc.collect()  # the last Python references go: the GUI thread must not join the running call
+    assert not finished.is_set()
+    qtbot.wait(3 * KEEPER_POLL_MS)  # the GUI thread goes on; the pool is kept while the call runs
+    assert pool() is not None and not finished.is_set()
+    release.set()
+    assert finished.wait(WAIT_MS / 1000)
+    qtbot.waitUntil(lambda: pool() is None, timeout=WAIT_MS)  # then let go, not kept for good
+
+
+def test_many_owners_deleted_while_their_calls_emit_results(qtbot) -> None:
+    # Each round deletes owners whose calls return just then.
+    gate = threading.Event()
+    pools = []
+    for _ in range(20):
+        owners = [QWidget() for _ in range(4)]
+        for owner in owners:
+            background = Background(owner, threads=2)
+            pools.append(weakref.ref(background._pool))
+            for n in range(3):
+                background.run(lambda n=n: gate.wait(0.01 * n) or n, lambda *_: None, on_stale=lambda _: None)
+        for owner in owners:
+            owner.deleteLater()
+        del owners, owner, background
+        # The deletions run here, some calls still running, some emitting.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()
+    qtbot.waitUntil(lambda: all(p() is None for p in pools), timeout=WAIT_MS)
+
+
+def test_owners_deleted_at_random_while_calls_and_posts_are_in_flight(qtbot) -> None:
+    """The stress that crashed superqt's workers (their signals objects deleted on pool threads) and
+    posts that emitted on a Background being deleted: a segfault here fails the whole run."""
+    rng = random.Random(7)
+    live: list[tuple[QWidget, Background]] = []
+    outcomes: list[object] = []
+    rounds = [0]
+
+    def call(seconds: float, post) -> float:
+        time.sleep(seconds)
+        for i in range(3):
+            post(i)
+        return seconds
+
+    def step() -> None:
+        rounds[0] += 1
+        for _ in range(rng.randint(0, 3)):
+            owner = QWidget()
+            background = Background(owner, threads=rng.choice([1, 2, 4]))
+            post = background.relay(lambda items: None)
+            for _ in range(rng.randint(1, 4)):
+                seconds = rng.random() * (0.1 if rng.random() < 0.1 else 0.01)
+                background.run(lambda s=seconds, p=post: call(s, p), lambda r, _e: outcomes.append(r),
+                               slot=rng.choice([None, "a", "b"]), on_stale=lambda _r: None)  # fmt: skip
+            live.append((owner, background))
+        rng.shuffle(live)
+        for _ in range(rng.randint(0, len(live))):
+            owner, background = live.pop()
+            if rng.random() < 0.3:
+                background.close()
+            if rng.random() < 0.5:
+                owner.deleteLater()
+            del owner, background  # the last references of the others: deleted here
+        if rng.random() < 0.3:
+            gc.collect()
+        if rounds[0] < STRESS_ROUNDS:
+            QTimer.singleShot(rng.randint(0, 10), step)
+
+    step()
+    qtbot.waitUntil(lambda: rounds[0] >= STRESS_ROUNDS, timeout=120_000)
+    live.clear()
+    gc.collect()
+    assert len(outcomes) > STRESS_ROUNDS // 3  # calls ran and came back all along
+
+
+STRESS_ROUNDS = 1500
