@@ -1,9 +1,11 @@
-"""One line cut in two by the detector is read whole (ocr.line_merge); two lines in one box are
-parted at the wide blank between them (ocr.line_split).
+"""One line cut in two by the detector is read whole (ocr.line_merge), and so is one cut at its
+dotted leader (ocr.line_leader); two lines in one box are parted at the wide blank between them
+(ocr.line_split).
 
-Pure tests build boxes and draw text with cv2.putText; the real-model tests read sroie-dev 114,
-where the detector cuts "Date: 04/01/2018" into two boxes that reach into each other, and sroie
-006, where one box runs over "TEL : ..." and "FAX : ..." printed a wide blank apart.
+Pure tests build boxes and draw text with cv2.putText (and leader dots with cv2.circle); the
+real-model tests read sroie-dev 114, where the detector cuts "Date: 04/01/2018" into two boxes
+that reach into each other, sroie 001, where it stops at the faint dots of "TOTAL AMT.......... RM",
+and sroie 006, where one box runs over "TEL : ..." and "FAX : ..." printed a wide blank apart.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 from scanner_app.baseline.engine import build_engine
 from scanner_app.ocr.decode import decode_sized
 from scanner_app.ocr.in_process import InProcessEngine
+from scanner_app.ocr.line_leader import find_leaders, join_leaders
 from scanner_app.ocr.line_merge import merged_box, overlapping_groups
 from scanner_app.ocr.line_split import blank_cuts, split_at_blanks
 from scanner_app.ocr.params import MergeParams, RecParams, SplitParams
@@ -122,6 +125,88 @@ def test_the_blank_is_measured_in_line_heights_at_any_print_size() -> None:
     assert blank_cuts(page, box, dataclasses.replace(SPLIT, gap=3.0)) == []
 
 
+def _leader_row(
+    label: str, dots: int, value: str, *, space_before: bool = False, gap_at: int = 3, scale: float = 1.0
+) -> tuple[np.ndarray, list[np.ndarray], list[str]]:
+    """A page with ``label``, ``dots`` leader dots and `` value``; the detector's two pieces of it.
+
+    The first piece stops ``gap_at`` dots into the leader, as DB stops where faint dots begin, and
+    reads those dots; the second box holds the value alone. Sizes scale with ``scale``.
+    """
+    size, thick, pitch = SCALE * scale, max(round(THICK * scale), 1), round(17 * scale)
+    page = np.full((round(100 * scale), round(1400 * scale)), 255, np.uint8)
+    (w1, h), _ = cv2.getTextSize(label, FONT, size, thick)
+    (w2, _), _ = cv2.getTextSize(value, FONT, size, thick)
+    x, base, radius = round(20 * scale), round(60 * scale), max(round(2.5 * scale), 1)
+    cv2.putText(page, label, (x, base), FONT, size, 0, thick, cv2.LINE_AA)
+    first_dot = x + w1 + pitch // 2 + (pitch if space_before else 0)
+    centres = [first_dot + k * pitch for k in range(dots)]
+    for cx in centres:
+        cv2.circle(page, (cx, base - radius), radius, 0, -1, cv2.LINE_AA)
+    value_x = centres[-1] + pitch * 3 // 2  # a space's width of paper after the last dot
+    cv2.putText(page, value, (value_x, base), FONT, size, 0, thick, cv2.LINE_AA)
+    pad = 0.35 * h
+    left_end = centres[gap_at - 1] + radius + pad / 2
+    pieces = [
+        _box(x - pad, left_end, base - h - pad, h + 2 * pad),
+        _box(value_x - pad, value_x + w2 + pad, base - h - pad, h + 2 * pad),
+    ]
+    before = " " if space_before else ""
+    return page, pieces, [f"{label}{before}{'.' * gap_at}", value]
+
+
+def test_pieces_a_dotted_leader_apart_are_one_line_with_the_dots_on_the_page_counted() -> None:
+    for dots, space_before, scale in [(17, False, 1.0), (25, True, 1.0), (12, False, 2.0)]:
+        page, boxes, texts = _leader_row("TOTAL AMT", dots, "RM", space_before=space_before, scale=scale)
+        decoded = {0: (texts[0], 0.95), 1: (texts[1], 0.9)}
+        joined_boxes, joined = join_leaders(page, boxes, decoded, MERGE, drop_score=0.6)
+        space = " " if space_before else ""
+        assert joined == {0: (f"TOTAL AMT{space}{'.' * dots} RM", 0.9)}, (dots, space_before, scale)
+        assert len(joined_boxes) == 1
+        np.testing.assert_allclose(joined_boxes[0], merged_box(boxes), atol=1e-3)
+
+
+def test_a_chain_of_leaders_is_one_line_and_other_lines_keep_their_place() -> None:
+    page, boxes, texts = _leader_row("SUB TOTAL", 8, "RM", gap_at=2)
+    (_, h), _ = cv2.getTextSize("RM", FONT, SCALE, THICK)
+    rm_ink_end = round(float(boxes[1][1][0]) - 0.35 * h)
+    centres = [rm_ink_end + 8 + k * 17 for k in range(10)]  # straight after "RM", no space
+    for cx in centres:
+        cv2.circle(page, (cx, 58), 2, 0, -1, cv2.LINE_AA)
+    amount_x = centres[-1] + 25  # a space after the last dot
+    cv2.putText(page, "5.00", (amount_x, 60), FONT, SCALE, 0, THICK, cv2.LINE_AA)
+    (w_amount, _), _ = cv2.getTextSize("5.00", FONT, SCALE, THICK)
+    top, height = float(boxes[1][0][1]), float(boxes[1][3][1] - boxes[1][0][1])
+    amount = _box(amount_x - 7, amount_x + w_amount + 7, top, height)
+    above = _box(20, 300, y0=0, height=20)
+    decoded = {0: ("HEADER", 0.99), 1: (texts[0], 0.9), 2: ("RM..", 0.8), 3: ("5.00", 0.97)}
+    out_boxes, out = join_leaders(page, [above, boxes[0], boxes[1], amount], decoded, MERGE, drop_score=0.6)
+    assert out == {0: ("HEADER", 0.99), 1: ("SUB TOTAL........ RM.......... 5.00", 0.8)}
+    assert len(out_boxes) == 2 and out_boxes[0] is above
+
+
+def test_table_columns_words_without_dots_and_a_blank_gap_stay_apart() -> None:
+    page, boxes, texts = _leader_row("TOTAL AMT", 17, "RM")
+    assert find_leaders(page, boxes, ["TOTAL AMT", "RM"], MERGE) == []  # neither reads as a leader
+    assert find_leaders(page, boxes, texts, dataclasses.replace(MERGE, leader=False)) == []
+    assert find_leaders(page, boxes, texts, dataclasses.replace(MERGE, enabled=False)) == []
+    assert find_leaders(page, boxes, [texts[0], ""], MERGE) == []  # the value read nothing
+    # The dots stop short of the value: a stretch of paper, two columns a leader does not join.
+    short, short_boxes, short_texts = _leader_row("QTY", 20, "AMOUNT")
+    blanked = short.copy()
+    x0, x1 = int(short_boxes[0][1][0]) + 4 * 17, int(short_boxes[1][0][0])  # 4 dots past the box stay
+    blanked[:, x0:x1] = 255
+    assert find_leaders(short, short_boxes, short_texts, MERGE) != []
+    assert find_leaders(blanked, short_boxes, short_texts, MERGE) == []
+    # A letter in the blank (a word the detector missed) is no leader dot.
+    lettered = short.copy()
+    cv2.putText(lettered, "X", ((x0 + x1) // 2, 60), FONT, SCALE, 0, THICK, cv2.LINE_AA)
+    assert find_leaders(lettered, short_boxes, short_texts, MERGE) == []
+    # Another row's piece, a line lower, is not this one's value.
+    lower = [short_boxes[0], short_boxes[1] + np.float32([0, 30])]
+    assert find_leaders(short, lower, short_texts, MERGE) == []
+
+
 def _read(engine: InProcessEngine, image_path: Path, rec: RecParams) -> list[str]:
     engine.rec_params = rec
     return [line.text for line in engine(decode_sized(image_path.read_bytes()).pixels)]
@@ -148,3 +233,15 @@ def test_the_real_pipeline_parts_tel_and_fax_printed_on_one_row(model_repository
     tel = [t for t in parted if t.startswith("TEL")]
     fax = [t for t in parted if t.startswith("FAX")]
     assert len(tel) == len(fax) == 1 and "07-5624059" in fax[0], parted
+
+
+def test_the_real_pipeline_reads_a_dotted_leaders_line_whole(model_repository: Path) -> None:
+    engine = build_engine(model_repository)
+    receipt = DATA / "sroie" / "img" / "001.jpg"
+    apart = _read(engine, receipt, RecParams(merge=MergeParams(leader=False)))
+    whole = _read(engine, receipt, RecParams())
+    for label in ("TOTAL AMT", "CASH", "CHANGE"):
+        assert not any(t.startswith(label) and t.endswith("RM") for t in apart), apart
+        line = [t for t in whole if t.startswith(label + ".")]
+        assert len(line) == 1 and line[0].endswith(" RM") and line[0].count(".") >= 12, whole
+    assert len(whole) <= len(apart) - 3

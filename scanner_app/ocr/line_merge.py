@@ -23,7 +23,7 @@ from scanner_app.ocr.recognize import is_vertical
 
 
 @dataclass(frozen=True)
-class _Frame:
+class Frame:
     """A box seen along its own text direction."""
 
     centre: np.ndarray
@@ -42,8 +42,7 @@ def overlapping_groups(
     """
     if not params.enabled:
         return []
-    indices = sorted(range(len(boxes)) if among is None else set(among))
-    frames = {i: f for i in indices if not is_vertical(boxes[i]) and (f := _frame(boxes[i])) is not None}
+    frames = row_frames(boxes, among)
     parent = {i: i for i in frames}
 
     def root(i: int) -> int:
@@ -68,7 +67,29 @@ def merged_box(boxes: Sequence[np.ndarray]) -> np.ndarray:
     return min_area_box(np.concatenate([np.asarray(b, dtype=np.float32) for b in boxes]))
 
 
-def _frame(box: np.ndarray) -> _Frame | None:
+def row_frames(boxes: Sequence[np.ndarray], among: Iterable[int] | None = None) -> dict[int, Frame]:
+    """Index -> frame of the boxes (those in ``among``, default all) that are not tall."""
+    indices = sorted(range(len(boxes)) if among is None else set(among))
+    return {i: f for i in indices if not is_vertical(boxes[i]) and (f := _frame(boxes[i])) is not None}
+
+
+def same_row(a: Frame, b: Frame, params: MergeParams) -> bool:
+    """Whether two boxes could be pieces of one row: one slant, one height, centres on one line."""
+    if abs(a.angle - b.angle) > params.max_angle:
+        return False
+    if max(a.height, b.height) > params.height_ratio * min(a.height, b.height):
+        return False
+    height = (a.height + b.height) / 2
+    return abs(float((b.centre - a.centre) @ a.across)) <= params.row_offset * height
+
+
+def span(box: np.ndarray, frame: Frame) -> tuple[float, float]:
+    """Where ``box`` starts and ends along ``frame``'s text direction (from its centre)."""
+    along = (np.asarray(box, dtype=np.float64) - frame.centre) @ frame.along
+    return float(along.min()), float(along.max())
+
+
+def _frame(box: np.ndarray) -> Frame | None:
     tl, tr, br, bl = box.astype(np.float64)
     along = (tr - tl) + (br - bl)
     across = (bl - tl) + (br - tr)
@@ -76,7 +97,7 @@ def _frame(box: np.ndarray) -> _Frame | None:
     if length < 1e-6 or height < 1:
         return None
     along = along / length
-    return _Frame(
+    return Frame(
         centre=box.astype(np.float64).mean(axis=0),
         along=along,
         across=np.array([-along[1], along[0]]),
@@ -85,16 +106,10 @@ def _frame(box: np.ndarray) -> _Frame | None:
     )
 
 
-def _one_line(box_a: np.ndarray, a: _Frame, box_b: np.ndarray, b: _Frame, params: MergeParams) -> bool:
+def _one_line(box_a: np.ndarray, a: Frame, box_b: np.ndarray, b: Frame, params: MergeParams) -> bool:
     """Whether two boxes are pieces of one row that reach into each other."""
-    if abs(a.angle - b.angle) > params.max_angle:
+    if not same_row(a, b, params):
         return False
-    if max(a.height, b.height) > params.height_ratio * min(a.height, b.height):
-        return False
-    height = (a.height + b.height) / 2
-    if abs(float((b.centre - a.centre) @ a.across)) > params.row_offset * height:
-        return False
-    span_a = (box_a.astype(np.float64) - a.centre) @ a.along
-    span_b = (box_b.astype(np.float64) - a.centre) @ a.along
-    overlap = min(span_a.max(), span_b.max()) - max(span_a.min(), span_b.min())
-    return bool(overlap > params.overlap * height)
+    (start_a, end_a), (start_b, end_b) = span(box_a, a), span(box_b, a)
+    overlap = min(end_a, end_b) - max(start_a, start_b)
+    return overlap > params.overlap * (a.height + b.height) / 2

@@ -29,6 +29,7 @@ import numpy as np
 
 from scanner_app.ocr.detect import boxes_from_probability, preprocess_for_detection
 from scanner_app.ocr.engine import RecognizedLine, assemble_lines, decode_plan, plan_crops
+from scanner_app.ocr.line_leader import join_leaders
 from scanner_app.ocr.line_merge import merged_box, overlapping_groups
 from scanner_app.ocr.line_split import split_at_blanks
 from scanner_app.ocr.params import DetParams, RecParams
@@ -204,7 +205,8 @@ async def read_upright(
     """Recognise the boxes of an upright image; doubtful lines are tried turned 180 degrees.
 
     A box with a wide blank inside is read as its parts (ocr.line_split); pieces of one row that
-    reach into each other are then read as one line (ocr.line_merge).
+    reach into each other are then read as one line (ocr.line_merge), and so are pieces joined by a
+    dotted leader (ocr.line_leader).
     """
     if rec_params.split.enabled:
         boxes = split_at_blanks(_gray(image), boxes, rec_params.split)
@@ -223,6 +225,7 @@ async def read_upright(
                     flipped += 1
     if rec_params.merge.enabled:
         boxes, decoded = await read_merged(image, boxes, decoded, models, rec_params, keys)
+        boxes, decoded = join_leaders(_gray(image), boxes, decoded, rec_params.merge, rec_params.drop_score)
     if rec_params.colon.enabled:
         boxes = await read_colons(image, boxes, decoded, models, rec_params, keys)
     return assemble_lines(boxes, decoded, rec_params), flipped

@@ -86,7 +86,8 @@ class MergeParams:
     Sizes are fractions of the pieces' mean height. ``enabled=False`` reads every box as detected.
     On sroie-dev's and sroie's receipts, pieces whose boxes overlap by more than 0.3 of their height
     were one annotated line 14 times in 15 ("Date:" and "04/01/2018"); with less or no overlap, table
-    columns outnumber them (benchmarks/accuracy.py; README.md has the figures).
+    columns outnumber them (benchmarks/accuracy.py; README.md has the figures). Pieces a blank apart
+    are one line only across a dotted leader (``leader_*``; ``leader=False`` leaves them apart).
     """
 
     enabled: bool = True
@@ -94,6 +95,15 @@ class MergeParams:
     row_offset: float = 0.3  # their centres at most this far apart across the line
     height_ratio: float = 1.5  # the taller at most this many times the shorter
     max_angle: float = 5.0  # degrees between their text directions, at most
+    # Dotted leaders (ocr.line_leader): "TOTAL AMT...." and "RM" with faint dots between them.
+    leader: bool = True
+    leader_reach: float = 12.0  # the blank between the pieces is at most this long
+    leader_touch: float = 0.5  # a blank up to this long needs no dots in it
+    leader_dot: float = 0.35  # each ink blob in the blank is at most this tall and wide
+    leader_space: float = 1.0  # and no stretch of the blank wider than this is without ink
+    leader_word_space: float = 0.4  # a blank next to the dots this wide (and 1.5x their spacing): a space
+    leader_contrast: float = 0.2  # ink: this share of the line's paper-to-ink contrast darker than paper
+    leader_speck: float = 0.03  # blobs smaller than this both ways are noise
 
 
 @dataclass(frozen=True)
