@@ -42,6 +42,8 @@ def test_each_target_runs_clean_at_concurrency_4(
         result = run.wait(180)
     finally:
         target.close()
+    final = run.live()  # what the dashboard draws last: the run's figure, however long ago its last response
+    assert final.phase == "done" and final.throughput == result.throughput
     assert result.target == kind and result.concurrency == 4
     assert result.completed == 8, result
     assert result.errors == {} and result.mismatches == 0, result

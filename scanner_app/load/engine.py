@@ -77,7 +77,7 @@ class LiveStats:
     completed: int
     errors: int
     mismatches: int
-    throughput: float  # responses/s over the last window_s
+    throughput: float  # responses/s over the last window_s; once "done", the run's measured throughput
     mean_ms: float
     p50_ms: float
     p90_ms: float
@@ -150,12 +150,15 @@ class LoadRun:
     def live(self) -> LiveStats:
         with self._lock:
             phase, tally, windows = self._phase, self._measure or self._warmup, tuple(self._windows)
-            samples = tuple(self._samples)
+            samples, result = tuple(self._samples), self._result
         s = LatencySummary.of(tally.histogram)
         elapsed = time.perf_counter() - self._started_at if self._started_at else 0.0
+        # A finished run's last window may hold no response (results checked, the server sampled), so
+        # its final point is the run's own figure, not a rate that has fallen to 0.
+        throughput = result.throughput if phase == "done" and result is not None else self._meter.rate()
         return LiveStats(
             elapsed_s=elapsed, warming_up=phase in ("golden", "warmup"), completed=tally.completed,
-            errors=tally.errors.total, mismatches=tally.mismatches, throughput=self._meter.rate(),
+            errors=tally.errors.total, mismatches=tally.mismatches, throughput=throughput,
             mean_ms=s.mean_ms, p50_ms=s.p50_ms, p90_ms=s.p90_ms, p95_ms=s.p95_ms, p99_ms=s.p99_ms,
             phase=phase, windows=windows, error_causes=tuple(tally.errors.snapshot().items()),
             server_samples=samples,
