@@ -6,6 +6,8 @@ now (tritonserver's threshold fixed by `steps.heap.server_malloc_env`, the stubs
 threads per server); every 15 s each process's own memory (RSS less /dev/shm) is read, as the soak
 reads it (its regions counted once in a row of their own). Prints, per
 server, the receipts served and per process start / end / peak MB and the slope after `--warmup`.
+With `--env NAME=VALUE` the two servers are instead "now" and "now plus that environment" (the stubs
+inherit it), e.g. `--env MALLOC_ARENA_MAX=2`.
 
     python benchmarks/malloc_ab.py --duration 660 --warmup 180
 """
@@ -28,20 +30,37 @@ VARIANTS = ("glibc default (before)", "server threshold fixed, stubs set back (n
 SAMPLE_S = 15.0
 
 
-def start_servers(logs: Path) -> dict[str, EmbeddedServer]:
-    """The two servers, ready; the first started without the server's malloc environment."""
-    servers = {name: EmbeddedServer(default_repository(), 0, 0, 0, log_path=logs / f"{i}.log",
-                                    ready_timeout=300) for i, name in enumerate(VARIANTS)}  # fmt: skip
+def start_servers(logs: Path, extra_env: dict[str, str]) -> dict[str, EmbeddedServer]:
+    """The two servers, ready: before / now, or (with `extra_env`) now / now plus `extra_env`."""
+    if extra_env:
+        plus = " ".join(f"{k}={v}" for k, v in extra_env.items())
+        names, envs = ("now", f"now + {plus}"), (None, extra_env)
+    else:
+        names, envs = VARIANTS, (None, None)
+    servers = {
+        name: EmbeddedServer(
+            default_repository(), 0, 0, 0, log_path=logs / f"{i}.log", ready_timeout=300, env=env
+        )
+        for i, (name, env) in enumerate(zip(names, envs, strict=True))
+    }
     ours = embedded.server_malloc_env
     try:
         for i, server in enumerate(servers.values()):
-            embedded.server_malloc_env = (lambda environ: {}) if i == 0 else ours
+            before = i == 0 and not extra_env
+            embedded.server_malloc_env = (lambda environ: {}) if before else ours
             server.start()
     finally:
         embedded.server_malloc_env = ours
     for server in servers.values():
         server.wait_ready()
     return servers
+
+
+def env_pair(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not (sep and name):
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
 
 
 def main() -> int:
@@ -51,11 +70,13 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=2, help="client threads per server")
     parser.add_argument("--hostile-share", type=float, default=0.3, help="share of hostile requests")
     parser.add_argument("--logs", type=Path, default=Path("/tmp/malloc_ab"), help="server logs")
+    parser.add_argument("--env", type=env_pair, action="append", default=[], metavar="NAME=VALUE",
+                        help="compare now with now plus this environment (repeatable)")  # fmt: skip
     args = parser.parse_args()
     soak.HOSTILE_SHARE = args.hostile_share
     receipts, hostile = soak.load_receipts(), soak.hostile_requests()
     args.logs.mkdir(parents=True, exist_ok=True)
-    servers = start_servers(args.logs)
+    servers = start_servers(args.logs, dict(args.env))
     stop = threading.Event()
     tallies = {name: soak.Tally() for name in servers}
     threads = [threading.Thread(target=soak.worker, args=(server.grpc_url, receipts, hostile, tallies[name],
@@ -85,8 +106,8 @@ def main() -> int:
             after = [(x, y) for x, y in points if x >= args.warmup]
             print(f"  {proc:26s} own MB start {points[0][1]:6.1f} end {points[-1][1]:6.1f} "
                   f"peak {max(y for _, y in points):6.1f}  after warm-up {slope(after):6.2f} MB/min")
-    first, second = (tallies[name].ok for name in VARIANTS)
-    print(f"receipts served, now / before: {second / max(first, 1):.2f}")
+    first, second = (tallies[name].ok for name in servers)
+    print(f"receipts served, {' / '.join(reversed(servers))}: {second / max(first, 1):.2f}")
     return 0
 
 
