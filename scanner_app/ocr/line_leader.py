@@ -159,8 +159,7 @@ def _leader_between(
     """
     a, b = frames[left], frames[right]
     height = (a.height + b.height) / 2
-    start, _ = span(boxes[left], a)
-    _, end = span(boxes[right], a)
+    (start, left_end), (right_start, end) = span(boxes[left], a), span(boxes[right], a)
     width, rows = round(end - start), max(round(height), 1)
     half = a.across * height / 2
     middle = a.centre + a.across * float((b.centre - a.centre) @ a.across) / 2  # between the two rows
@@ -176,7 +175,7 @@ def _leader_between(
     blobs = sorted(ink_blobs(strip, threshold, params.leader_speck * height))
     limit = params.leader_dot * height
     dots = [w <= limit and h <= limit and y + h / 2 >= rows / 2 for _x, y, w, h in blobs]
-    blank = (span(boxes[left], a)[1] - start, span(boxes[right], a)[0] - start)
+    blank = (left_end - start, right_start - start)  # in the strip's columns
     inside = [k for k, (x, _y, w, _h) in enumerate(blobs) if blank[0] < x + w / 2 < blank[1]]
     if gap > params.leader_touch * height:
         if not inside or not all(dots[k] for k in inside):

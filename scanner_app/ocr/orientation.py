@@ -208,8 +208,9 @@ async def read_upright(
     reach into each other are then read as one line (ocr.line_merge), and so are pieces joined by a
     dotted leader (ocr.line_leader).
     """
+    gray = _gray(image)  # the page's ink, for the split, the leaders and the colons
     if rec_params.split.enabled:
-        boxes = split_at_blanks(_gray(image), boxes, rec_params.split)
+        boxes = split_at_blanks(gray, boxes, rec_params.split)
     crops = [crop_text_line(image, box, rec_params.margin) for box in boxes]
     decoded = await _read_crops(crops, models, rec_params, keys)
     flipped = 0
@@ -225,9 +226,9 @@ async def read_upright(
                     flipped += 1
     if rec_params.merge.enabled:
         boxes, decoded = await read_merged(image, boxes, decoded, models, rec_params, keys)
-        boxes, decoded = join_leaders(_gray(image), boxes, decoded, rec_params.merge, rec_params.drop_score)
+        boxes, decoded = join_leaders(gray, boxes, decoded, rec_params.merge, rec_params.drop_score)
     if rec_params.colon.enabled:
-        boxes = await read_colons(image, boxes, decoded, models, rec_params, keys)
+        boxes = await read_colons(image, gray, boxes, decoded, models, rec_params, keys)
     return assemble_lines(boxes, decoded, rec_params), flipped
 
 
@@ -268,6 +269,7 @@ async def read_merged(
 
 async def read_colons(
     image: np.ndarray,
+    gray: np.ndarray,
     boxes: Sequence[np.ndarray],
     decoded: dict[int, tuple[str, float]],
     models: Models,
@@ -276,11 +278,10 @@ async def read_colons(
 ) -> list[np.ndarray]:
     """Lines with a dropped colon at an end (ocr.punctuation) are read again over it.
 
-    Where ``colon_reading`` gives the line a colon, that text replaces the line's (in ``decoded``)
-    and the extended box its box; the boxes are returned.
+    ``gray`` is ``image`` in grey. Where ``colon_reading`` gives the line a colon, that text replaces
+    the line's (in ``decoded``) and the extended box its box; the boxes are returned.
     """
     boxes = list(boxes)
-    gray = _gray(image)
     texts = [decoded[i][0] if decoded[i][1] >= rec_params.drop_score else "" for i in range(len(boxes))]
     found = colon_extensions(gray, boxes, rec_params.colon, texts)
     if not found:
