@@ -19,10 +19,11 @@ from scanner_app.contract import (
     PREPROCESS_MODEL,
     RECOGNITION_MODEL,
 )
-from scanner_app.core.results import PageResult, Receipt, TextLine
+from scanner_app.core.results import PageResult, TextLine, page_from_owned
 from scanner_app.ocr.decode import decode_image
 from scanner_app.ocr.documents import DocumentParams
 from scanner_app.ocr.in_process import EngineRead, InProcessEngine
+from scanner_app.ocr.line_ink import InkParams
 from scanner_app.ocr.orientation import OrientationParams
 from scanner_app.ocr.params import DetParams, RecParams
 from scanner_app.steps.providers import execution_providers
@@ -38,6 +39,7 @@ class PipelineSettings:
     rec: RecParams
     orientation: bool = True  # ocr_postprocess's "orientation" (on unless "off")
     documents: bool = True  # ocr_postprocess's "documents"
+    marks: bool = True  # ocr_postprocess's "marks"
 
 
 def _parameters(repository: Path, model: str) -> dict[str, str]:
@@ -60,6 +62,7 @@ def pipeline_settings(repository: Path) -> PipelineSettings:
         rec=RecParams(max_batch=int(post.get("rec_max_batch", "16"))),
         orientation=post.get("orientation", "on") != "off",
         documents=post.get("documents", "on") != "off",
+        marks=post.get("marks", "on") != "off",
     )
 
 
@@ -93,7 +96,7 @@ def build_engine(repository: Path, threads: int = 0, device: str = "cpu") -> InP
         providers=_providers(device),
         cls_model=str(classifier) if settings.orientation else None,
         orientation=OrientationParams(enabled=settings.orientation),
-        documents=DocumentParams(enabled=settings.documents),
+        documents=DocumentParams(enabled=settings.documents, ink=InkParams(enabled=settings.marks)),
     )
 
 
@@ -121,13 +124,7 @@ def page_result(read: EngineRead, name: str, width: int, height: int, elapsed_ms
         TextLine(tuple((float(x), float(y)) for x, y in line.box), line.text, float(line.score))
         for line in read.lines
     )
-    receipts: tuple[Receipt, ...] = ()
-    if len(read.outlines) > 1:  # one document is the whole page: the default
-        receipts = tuple(
-            Receipt(
-                tuple((float(x), float(y)) for x, y in box),
-                tuple(i for i, d in enumerate(read.line_documents) if d == k),
-            )
-            for k, box in enumerate(read.outlines)
-        )
-    return PageResult(name, width, height, lines, elapsed_ms, read.orientation, receipts)
+    outlines = [tuple((float(x), float(y)) for x, y in box) for box in read.outlines]
+    return page_from_owned(
+        name, (width, height), lines, read.line_documents, outlines, elapsed_ms, read.orientation
+    )

@@ -3,10 +3,11 @@ page's own pixels; and how a failure names its file."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from scanner_app.core import images
-from scanner_app.core.results import PageResult, TextLine
+from scanner_app.core.results import PageResult
 
 
 def failure_cause(path: Path, exc: BaseException) -> str:
@@ -30,12 +31,5 @@ def text_layer_result(page: images.Page) -> PageResult | None:
 
 def in_page_pixels(result: PageResult, scale: float, page: images.Page) -> PageResult:
     """The result for an encoded page with boxes and size in the page's own pixels."""
-    lines = result.lines
-    if scale != 1.0:
-        lines = tuple(
-            TextLine(box=tuple((x * scale, y * scale) for x, y in line.box), text=line.text, score=line.score)
-            for line in lines
-        )
     width, height = page.image.size
-    receipts = result.rescaled(scale).receipts
-    return PageResult(page.name, width, height, lines, result.elapsed_ms, result.orientation, receipts)
+    return replace(result.rescaled(scale), image=page.name, width=width, height=height)

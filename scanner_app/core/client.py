@@ -53,7 +53,7 @@ from scanner_app.core.pipeline_info import (
     model_facts,
     tensor_spec,
 )
-from scanner_app.core.results import PageResult, Receipt, TextLine
+from scanner_app.core.results import PageResult, TextLine, page_from_owned
 
 __all__ = ["PIPELINE_INPUTS", "PIPELINE_OUTPUTS", "ClientOptions", "InstanceGroup", "ModelFacts", "OcrClient",
            "PipelineInfo", "Recognizer", "TensorSpec", "contract_problems", "map_error",
@@ -249,12 +249,5 @@ def page_from_response(response: grpcclient.InferResult, name: str, elapsed_ms: 
     orientation = int(angle.reshape(-1)[0]) if angle is not None else 0
     outlines = documents.reshape(-1, 4, 2) if documents is not None and owned is not None else []
     owners = owned.reshape(-1).tolist() if owned is not None else []
-    receipts: tuple[Receipt, ...] = ()
-    if len(outlines) > 1:  # one document is the whole page: the default
-        receipts = tuple(
-            Receipt(
-                tuple((float(x), float(y)) for x, y in box), tuple(i for i, d in enumerate(owners) if d == k)
-            )
-            for k, box in enumerate(outlines)
-        )
-    return PageResult(name, width, height, lines, elapsed_ms, orientation, receipts)
+    boxes_of = [tuple((float(x), float(y)) for x, y in box) for box in outlines]
+    return page_from_owned(name, (width, height), lines, owners, boxes_of, elapsed_ms, orientation)

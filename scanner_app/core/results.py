@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,6 +61,9 @@ class PageResult:
     codes: tuple[str, ...] = ()
     # Field values read exactly from an e-invoice's own data (OFD / XML: core.einvoice), by field name.
     exact_fields: tuple[tuple[str, str], ...] = ()
+    # Notes in another ink than the print (a clerk's pen marks: ocr.line_ink), kept apart from the
+    # document's lines: not in its text, fields or reading order; shown and kept in the JSON.
+    marks: tuple[TextLine, ...] = ()
 
     @property
     def text(self) -> str:
@@ -89,8 +93,9 @@ class PageResult:
             return tuple((x * scale, y * scale) for x, y in points)
 
         lines = tuple(TextLine(box(line.box), line.text, line.score) for line in self.lines)
+        marks = tuple(TextLine(box(mark.box), mark.text, mark.score) for mark in self.marks)
         receipts = tuple(Receipt(box(r.box), r.lines) for r in self.receipts)
-        return replace(self, lines=lines, receipts=receipts)
+        return replace(self, lines=lines, receipts=receipts, marks=marks)
 
     def documents(self) -> tuple[Receipt, ...]:
         """The page's documents: those the server found, else the whole page as one."""
@@ -137,6 +142,7 @@ class PageResult:
             "source": self.source,
             **({"codes": list(self.codes)} if self.codes else {}),
             **({"exact_fields": dict(self.exact_fields)} if self.exact_fields else {}),
+            **({"marks": [mark.to_json() for mark in self.marks]} if self.marks else {}),
             "receipts": [
                 {
                     "box": [[round(x, 1), round(y, 1)] for x, y in receipt.box],
@@ -159,7 +165,36 @@ class PageResult:
             source=_source_of(data),
             codes=tuple(str(c) for c in data.get("codes") or ()),
             exact_fields=tuple((str(k), str(v)) for k, v in (data.get("exact_fields") or {}).items()),
+            marks=tuple(TextLine.from_json(mark) for mark in data.get("marks") or ()),
         )
+
+
+MARK_DOCUMENT = -1  # LINE_DOCUMENTS' value for a note in another ink (ocr.documents.MARK)
+
+
+def page_from_owned(
+    name: str,
+    size: tuple[int, int],
+    lines: Sequence[TextLine],
+    owners: Sequence[int],
+    outlines: Sequence[tuple[tuple[float, float], ...]],
+    elapsed_ms: float = 0.0,
+    orientation: int = 0,
+) -> PageResult:
+    """The page from the pipeline's lines and each line's document (LINE_DOCUMENTS; empty: all on
+    one), with the documents' outlines: lines of document MARK_DOCUMENT become the page's marks."""
+    owned = list(owners) if len(owners) == len(lines) else [0] * len(lines)
+    printed = [i for i, d in enumerate(owned) if d != MARK_DOCUMENT]
+    marks = tuple(lines[i] for i, d in enumerate(owned) if d == MARK_DOCUMENT)
+    receipts: tuple[Receipt, ...] = ()
+    if len(outlines) > 1:  # one document is the whole page: the default
+        receipts = tuple(
+            Receipt(tuple(box), tuple(k for k, i in enumerate(printed) if owned[i] == d))
+            for d, box in enumerate(outlines)
+        )
+    width, height = size
+    page_lines = tuple(lines[i] for i in printed)
+    return PageResult(name, width, height, page_lines, elapsed_ms, orientation, receipts, marks=marks)
 
 
 SOURCES = ("ocr", "text-layer")

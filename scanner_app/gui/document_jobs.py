@@ -164,13 +164,11 @@ def _nth_page(path: Path, index: int) -> images.Page:
 
 def _page_result(raw: PageResult, page: LoadedPage, elapsed_ms: float) -> PageResult:
     """The server's result with boxes and size in the page's own pixels (the wire image may be smaller)."""
-    scale = page.wire.scale
-    lines = raw.lines
-    if scale != 1.0:
-        lines = tuple(
-            dataclasses.replace(line, box=tuple((x * scale, y * scale) for x, y in line.box))
-            for line in lines
-        )
     width, height = page.size
-    ms, receipts = raw.elapsed_ms or elapsed_ms, raw.rescaled(scale).receipts
-    return PageResult(page.name, width, height, lines, ms, raw.orientation, receipts)
+    return dataclasses.replace(
+        raw.rescaled(page.wire.scale),
+        image=page.name,
+        width=width,
+        height=height,
+        elapsed_ms=raw.elapsed_ms or elapsed_ms,
+    )

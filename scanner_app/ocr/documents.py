@@ -17,12 +17,13 @@ per document, taken in the document's own (de-skewed) frame.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from scanner_app.ocr.engine import RecognizedLine
+from scanner_app.ocr.line_ink import InkParams, foreign_ink
 from scanner_app.ocr.order import reading_order
 from scanner_app.ocr.orientation import boxes_to_sent, rotate_upright
 
@@ -43,6 +44,8 @@ class DocumentParams:
     max_documents: int = 12
     min_lines: int = 2  # a region holding fewer lines is not a document (a logo, a stain)
     min_inside: float = 0.9  # share of lines whose centre lies in an outline, else one document
+    # Lines in an ink apart from the print (pen notes) belong to no document (ocr.line_ink).
+    ink: InkParams = field(default_factory=InkParams)
 
 
 @dataclass(frozen=True)
@@ -201,26 +204,35 @@ def _clockwise(points: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PageDocuments:
-    """A page's lines regrouped document by document, with outlines in the image's pixels."""
+    """A page's lines regrouped document by document, with outlines in the image's pixels; notes
+    in another ink (document MARK) come last, in their own reading order."""
 
     lines: list[RecognizedLine]
     outlines: list[np.ndarray]
     line_documents: list[int]
 
 
+MARK = -1  # the "document" of a line written in another ink than the page's print (a pen note)
+
+
 def split_documents(
     image_bgr: np.ndarray, lines: Sequence[RecognizedLine], orientation: int, params: DocumentParams
 ) -> PageDocuments:
     """Find the documents on the upright page and regroup ``lines`` (boxes as sent) by document."""
+    boxes = [np.asarray(line.box, dtype=np.float32) for line in lines]
+    foreign = foreign_ink(image_bgr, boxes, params.ink)  # colour does not depend on the turn
+    printed = [i for i, mark in enumerate(foreign) if not mark]
+    marks = [i for i, mark in enumerate(foreign) if mark]
     upright = rotate_upright(image_bgr, orientation) if orientation else image_bgr
     back = (360 - orientation) % 360
-    boxes = [np.asarray(line.box, dtype=np.float32) for line in lines]
     upright_boxes = boxes_to_sent(boxes, back, upright.shape[:2]) if orientation else boxes
     outlines = find_documents(upright, params)
-    docs = assign_lines(outlines, upright_boxes, upright.shape[:2], params)
+    docs = assign_lines(outlines, [upright_boxes[i] for i in printed], upright.shape[:2], params)
     sent_outlines = boxes_to_sent(docs.boxes, orientation, image_bgr.shape[:2]) if orientation else docs.boxes
+    mark_order = [marks[k] for k in reading_order([upright_boxes[i] for i in marks])] if marks else []
+    order = [printed[k] for k in docs.order] + mark_order
     return PageDocuments(
-        lines=[lines[i] for i in docs.order],
+        lines=[lines[i] for i in order],
         outlines=sent_outlines,
-        line_documents=[docs.line_documents[i] for i in docs.order],
+        line_documents=[docs.line_documents[k] for k in docs.order] + [MARK] * len(mark_order),
     )

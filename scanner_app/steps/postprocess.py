@@ -39,6 +39,7 @@ from scanner_app.contract import (
 from scanner_app.ocr.detect import boxes_from_probability
 from scanner_app.ocr.documents import DocumentParams, split_documents
 from scanner_app.ocr.engine import RecognizedLine
+from scanner_app.ocr.line_ink import InkParams
 from scanner_app.ocr.orientation import Models, OrientationParams, read_page
 from scanner_app.ocr.params import RecParams
 from scanner_app.steps.common import (
@@ -70,6 +71,9 @@ class TritonPythonModel:
         self.orientation = OrientationParams(enabled=parameter(config, "orientation", "on") != "off")
         # "off": every page is one document (no search for receipts on a bed).
         self.documents = DocumentParams(enabled=parameter(config, "documents", "on") != "off")
+        # "off": lines in another ink (pen notes) stay the page's lines (ocr.line_ink).
+        marks = InkParams(enabled=parameter(config, "marks", "on") != "off")
+        self.documents = replace(self.documents, ink=marks)
         self.models = Models(detect=self._detect, classify=self._classify, recognize=self._recognize_batch)
 
     async def execute(self, requests: list[Any]) -> list[Any]:
@@ -93,6 +97,8 @@ class TritonPythonModel:
             self.orientation, enabled=_switch(asked, "orientation", self.orientation.enabled)
         )
         documents = replace(self.documents, enabled=_switch(asked, "documents", self.documents.enabled))
+        ink = replace(documents.ink, enabled=_switch(asked, "marks", documents.ink.enabled))
+        documents = replace(documents, ink=ink)
         try:
             page = await read_page(
                 image, boxes, self.models, self.det_params, self.rec_params, self.keys, orientation
@@ -136,7 +142,7 @@ def _request_parameters(request: Any) -> dict[str, Any]:
 
 
 def _switch(asked: dict[str, Any], key: str, default: bool) -> bool:
-    """A request's "on"/"off" for `key` (orientation, documents), else the model's setting."""
+    """A request's "on"/"off" for `key` (orientation, documents, marks), else the model's setting."""
     value = str(asked.get(key, "")).lower()
     return {"on": True, "off": False}.get(value, default)
 

@@ -20,13 +20,19 @@ def _outlines(panel: ViewerPanel) -> list[QGraphicsPolygonItem]:
     return [i for i in panel.canvas.scene().items() if isinstance(i, QGraphicsPolygonItem)]
 
 
-def test_viewer_outlines_each_receipt_on_a_glass_page(qtbot) -> None:
+def _blank_page_viewer(qtbot, name: str) -> tuple[DocumentModel, ViewerPanel]:
+    """A viewer on a white 200x100 page called ``name``, no result yet."""
     document = DocumentModel()
     panel = ViewerPanel(document)
     qtbot.addWidget(panel)
     image = QImage(200, 100, QImage.Format.Format_RGB32)
     image.fill(0xFFFFFFFF)
-    document.set_image(image, 1.0, "glass.png", None)
+    document.set_image(image, 1.0, name, None)
+    return document, panel
+
+
+def test_viewer_outlines_each_receipt_on_a_glass_page(qtbot) -> None:
+    document, panel = _blank_page_viewer(qtbot, "glass.png")
     left = ((5.0, 5.0), (95.0, 5.0), (95.0, 95.0), (5.0, 95.0))
     right = tuple((x + 100, y) for x, y in left)
     receipts = (Receipt(left, (0,)), Receipt(right, (1,)))
@@ -34,6 +40,17 @@ def test_viewer_outlines_each_receipt_on_a_glass_page(qtbot) -> None:
     outlines = _outlines(panel)
     assert sorted(o.polygon().boundingRect().left() for o in outlines) == [5.0, 105.0]
     document.set_result(PageResult("glass.png", 200, 100, (_line(10),)))  # an ordinary page
+    assert _outlines(panel) == []
+
+
+def test_viewer_outlines_a_pen_note_dotted_with_its_text_as_tooltip(qtbot) -> None:
+    document, panel = _blank_page_viewer(qtbot, "noted.png")
+    note = _line(110, "Paid 12/03", y=60.0)
+    document.set_result(PageResult("noted.png", 200, 100, (_line(10),), marks=(note,)))
+    (outline,) = _outlines(panel)
+    assert outline.polygon().boundingRect().left() == 110.0
+    assert outline.pen().style() == Qt.PenStyle.DotLine and "Paid 12/03" in outline.toolTip()
+    document.set_result(PageResult("noted.png", 200, 100, (_line(10),)))
     assert _outlines(panel) == []
 
 

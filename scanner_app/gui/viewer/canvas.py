@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from scanner_app.gui.document_model import DocumentModel
 from scanner_app.gui.viewer import hit_test
-from scanner_app.gui.viewer.document_outlines import document_at, outline_items
+from scanner_app.gui.viewer.document_outlines import document_at, mark_items, outline_items
 from scanner_app.gui.viewer.line_item import LineItem
 from scanner_app.gui.viewer.overlay import LineGeometry, OverlayStyle, page_text_height, polygon_of
 
@@ -152,7 +152,7 @@ class PageCanvas(QGraphicsView):
             self._scene.removeItem(item)
         self._items = []
         page = self._document.page
-        self._outlines = outline_items(page)
+        self._outlines = outline_items(page) + mark_items(page)
         for outline in self._outlines:
             self._scene.addItem(outline)
         lines = page.lines if page else ()
