@@ -101,3 +101,33 @@ def test_process_monitor_reads_each_tree_on_its_own() -> None:
             assert proc.stdin is not None
             proc.stdin.close()
             proc.wait(10)
+
+
+def test_a_child_that_exits_between_reads_does_not_read_as_negative_use() -> None:
+    """A stub that used CPU and exited between two reads (a model reloaded) takes its ticks out of the
+    tree: the reading stays within 0-100 % (subtracting the tree's sums read -3871 % here)."""
+    parent_code = (
+        "import subprocess, sys\n"
+        "burn = 'import sys, time\\nt = time.process_time()\\nwhile time.process_time() - t < 0.5: pass\\n"
+        "print(1, flush=True)\\nsys.stdin.read()'\n"
+        "pipe = subprocess.PIPE\n"
+        "child = subprocess.Popen([sys.executable, '-c', burn], stdin=pipe, stdout=pipe)\n"
+        "child.stdout.readline(); print('burnt', flush=True)\n"
+        "sys.stdin.readline(); child.stdin.close(); child.wait(); print('reaped', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", parent_code],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert parent.stdout is not None and parent.stdin is not None
+        assert parent.stdout.readline().strip() == "burnt"  # the child's 0.5 s of CPU are in the tree now
+        tree = ProcessTreeCpu(parent.pid)
+        parent.stdin.write("end\n")
+        parent.stdin.flush()
+        assert parent.stdout.readline().strip() == "reaped"  # its ticks left the tree with it
+        reading = tree.read()
+        assert reading is not None and 0.0 <= reading <= 100.0
+    finally:
+        assert parent.stdin is not None
+        parent.stdin.close()
+        parent.wait(10)

@@ -78,8 +78,8 @@ def _stat(pid: int) -> tuple[int, int] | None:
     return int(fields[1]), int(fields[11]) + int(fields[12])
 
 
-def tree_cpu_ticks(root: int) -> int | None:
-    """CPU time (clock ticks) used so far by a process and all its descendants."""
+def tree_ticks_by_pid(root: int) -> dict[int, int] | None:
+    """CPU time (clock ticks) used so far by a process and each of its descendants, by pid."""
     stats = {}
     for proc in _PROC.iterdir():
         if proc.name.isdigit():
@@ -91,12 +91,18 @@ def tree_cpu_ticks(root: int) -> int | None:
     children: dict[int, list[int]] = {}
     for pid, (parent, _) in stats.items():
         children.setdefault(parent, []).append(pid)
-    ticks, todo = 0, [root]
+    ticks, todo = {}, [root]
     while todo:
         pid = todo.pop()
-        ticks += stats[pid][1]
+        ticks[pid] = stats[pid][1]
         todo.extend(children.get(pid, ()))
     return ticks
+
+
+def tree_cpu_ticks(root: int) -> int | None:
+    """CPU time (clock ticks) used so far by a process and all its descendants."""
+    ticks = tree_ticks_by_pid(root)
+    return None if ticks is None else sum(ticks.values())
 
 
 class ProcessTreeCpu:
@@ -106,7 +112,7 @@ class ProcessTreeCpu:
         self.pid = pid
         self._hz = os.sysconf("SC_CLK_TCK")
         self._cores = os.cpu_count() or 1
-        self._last = (time.monotonic(), tree_cpu_ticks(pid))
+        self._last = (time.monotonic(), tree_ticks_by_pid(pid))
 
     @classmethod
     def for_url(cls, grpc_url: str) -> ProcessTreeCpu | None:
@@ -118,9 +124,16 @@ class ProcessTreeCpu:
         return cls(pid) if pid else None
 
     def read(self) -> float | None:
-        now, ticks = time.monotonic(), tree_cpu_ticks(self.pid)
+        """Percent of all cores since the last read (None for the first or a gone process), in [0, 100].
+
+        Counted process by process: a stub that exited since (a model reloaded) takes its ticks out of
+        the tree's sum, which would read as negative use; one started since counts from its start.
+        Ticks are sampled per process at the clock's rate, so a saturated tree can read a few percent
+        over its cores on a short interval: clamped."""
+        now, ticks = time.monotonic(), tree_ticks_by_pid(self.pid)
         then, before = self._last
         self._last = (now, ticks)
         if ticks is None or before is None or now <= then:
             return None
-        return 100.0 * (ticks - before) / self._hz / (now - then) / self._cores
+        used = sum(t - before.get(pid, 0) for pid, t in ticks.items() if t >= before.get(pid, 0))
+        return min(100.0, 100.0 * used / self._hz / (now - then) / self._cores)
