@@ -34,6 +34,7 @@ IMAGE_SIZE_OUTPUT = "IMAGE_SIZE"  # INT32 [2]: decoded image height and width
 ORIENTATION_OUTPUT = "ORIENTATION"
 DOCUMENTS_OUTPUT = "DOCUMENTS"  # FP32 [D, 4, 2]: each document's outline (receipts on a bed), image pixels
 LINE_DOCUMENTS_OUTPUT = "LINE_DOCUMENTS"  # INT32 [N]: the document each line belongs to (index in DOCUMENTS)
+MARK_DOCUMENT = -1  # LINE_DOCUMENTS of a note in another ink than the print (a pen mark: ocr.line_ink)
 
 # Inner tensors between the pipeline steps.
 DET_INPUT = "det_input"  # UINT8 [H, W, 3]: resized BGR image padded to a detection bucket

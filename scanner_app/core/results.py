@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scanner_app.contract import MARK_DOCUMENT
 from scanner_app.core.receipt_frame import frame_transform
 
 
@@ -167,9 +168,6 @@ class PageResult:
             exact_fields=tuple((str(k), str(v)) for k, v in (data.get("exact_fields") or {}).items()),
             marks=tuple(TextLine.from_json(mark) for mark in data.get("marks") or ()),
         )
-
-
-MARK_DOCUMENT = -1  # LINE_DOCUMENTS' value for a note in another ink (ocr.documents.MARK)
 
 
 def page_from_owned(

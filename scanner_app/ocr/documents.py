@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scanner_app.contract import MARK_DOCUMENT
 from scanner_app.ocr.engine import RecognizedLine
 from scanner_app.ocr.line_ink import InkParams, foreign_ink
 from scanner_app.ocr.order import reading_order
@@ -212,7 +213,7 @@ class PageDocuments:
     line_documents: list[int]
 
 
-MARK = -1  # the "document" of a line written in another ink than the page's print (a pen note)
+MARK = MARK_DOCUMENT  # the "document" of a line written in another ink than the page's print (a pen note)
 
 
 def split_documents(

@@ -70,10 +70,11 @@ class TritonPythonModel:
         # "off" reads every page as sent (the before of benchmarks/orientation.py).
         self.orientation = OrientationParams(enabled=parameter(config, "orientation", "on") != "off")
         # "off": every page is one document (no search for receipts on a bed).
-        self.documents = DocumentParams(enabled=parameter(config, "documents", "on") != "off")
-        # "off": lines in another ink (pen notes) stay the page's lines (ocr.line_ink).
-        marks = InkParams(enabled=parameter(config, "marks", "on") != "off")
-        self.documents = replace(self.documents, ink=marks)
+        # "marks" "off": lines in another ink (pen notes) stay the page's lines (ocr.line_ink).
+        self.documents = DocumentParams(
+            enabled=parameter(config, "documents", "on") != "off",
+            ink=InkParams(enabled=parameter(config, "marks", "on") != "off"),
+        )
         self.models = Models(detect=self._detect, classify=self._classify, recognize=self._recognize_batch)
 
     async def execute(self, requests: list[Any]) -> list[Any]:
@@ -96,9 +97,11 @@ class TritonPythonModel:
         orientation = replace(
             self.orientation, enabled=_switch(asked, "orientation", self.orientation.enabled)
         )
-        documents = replace(self.documents, enabled=_switch(asked, "documents", self.documents.enabled))
-        ink = replace(documents.ink, enabled=_switch(asked, "marks", documents.ink.enabled))
-        documents = replace(documents, ink=ink)
+        documents = replace(
+            self.documents,
+            enabled=_switch(asked, "documents", self.documents.enabled),
+            ink=replace(self.documents.ink, enabled=_switch(asked, "marks", self.documents.ink.enabled)),
+        )
         try:
             page = await read_page(
                 image, boxes, self.models, self.det_params, self.rec_params, self.keys, orientation

@@ -23,11 +23,11 @@ def _polygons(
 ) -> list[QGraphicsPolygonItem]:
     pen.setCosmetic(True)
     items = []
-    for k, box in enumerate(boxes):
+    for box, tip in zip(boxes, tips or [""] * len(boxes), strict=True):
         item = QGraphicsPolygonItem(QPolygonF([QPointF(x, y) for x, y in box]))
         item.setPen(pen)
-        if tips:
-            item.setToolTip(tips[k])
+        if tip:
+            item.setToolTip(tip)
         item.setZValue(0.5)  # over the image, under the lines
         items.append(item)
     return items
