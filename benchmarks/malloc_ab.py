@@ -1,20 +1,22 @@
-"""glibc's mmap threshold in the embedded server, A/B side by side in one run (issue 17, memory).
+"""The embedded server's memory allocator, side by side in one run (issue 17, memory).
 
-Two embedded servers start on loopback: one as before (glibc's dynamic threshold everywhere), one as
-now (tritonserver's threshold fixed by `steps.heap.server_malloc_env`, the stubs set back by
-`stub_malloc`). The same mix goes to each (real receipts and the soak's hostile requests, `--clients`
-threads per server); every 15 s each process's own memory (RSS less /dev/shm) is read, as the soak
-reads it (its regions counted once in a row of their own). Prints, per
-server, the receipts served and per process start / end / peak MB and the slope after `--warmup`.
-With `--env NAME=VALUE` the two servers are instead "now" and "now plus that environment" (the stubs
-inherit it), e.g. `--env MALLOC_ARENA_MAX=2`.
+One embedded server per `--allocator` (a value of SCANNER_APP_ALLOCATOR: `glibc`, `auto`, or a
+library's path; scanner_app/server/allocator.py) starts on loopback, and with `--env NAME=VALUE` one
+more: the first allocator plus that environment (the stubs inherit it), e.g. `--env MALLOC_ARENA_MAX=2`.
+The same mix goes to each (real receipts and the soak's hostile requests, `--clients` threads per
+server); every 15 s each process's own memory (RSS less /dev/shm) is read, as the soak reads it (its
+regions counted once in a row of their own). Prints, per server, the receipts served and per process
+start / end / peak MB and the slope after `--warmup`. (glibc with and without its fixed mmap threshold
+was compared by this script as of commit 2f098b2.)
 
-    python benchmarks/malloc_ab.py --duration 660 --warmup 180
+    python benchmarks/malloc_ab.py --duration 1800 --warmup 300 --clients 3   # glibc against auto
+    python benchmarks/malloc_ab.py --allocator glibc --allocator /usr/lib/x86_64-linux-gnu/libjemalloc.so.2
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import threading
 import time
 from pathlib import Path
@@ -22,35 +24,33 @@ from pathlib import Path
 import soak
 from proc_memory import slope
 
-import scanner_app.server.embedded as embedded
+from scanner_app.server.allocator import ALLOCATOR_ENV
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
 
-VARIANTS = ("glibc default (before)", "server threshold fixed, stubs set back (now)")
+DEFAULT_ALLOCATORS = ("glibc", "auto")
 SAMPLE_S = 15.0
 
 
-def start_servers(logs: Path, extra_env: dict[str, str]) -> dict[str, EmbeddedServer]:
-    """The two servers, ready: before / now, or (with `extra_env`) now / now plus `extra_env`."""
+def variants(allocators: list[str], extra_env: dict[str, str]) -> dict[str, dict[str, str]]:
+    """Server name -> its environment: one per allocator, and the first plus `extra_env`."""
+    out = {f"{ALLOCATOR_ENV}={a}": {ALLOCATOR_ENV: a} for a in allocators}
     if extra_env:
         plus = " ".join(f"{k}={v}" for k, v in extra_env.items())
-        names, envs = ("now", f"now + {plus}"), (None, extra_env)
-    else:
-        names, envs = VARIANTS, (None, None)
+        out[f"{ALLOCATOR_ENV}={allocators[0]} + {plus}"] = {ALLOCATOR_ENV: allocators[0], **extra_env}
+    return out
+
+
+def start_servers(logs: Path, envs: dict[str, dict[str, str]]) -> dict[str, EmbeddedServer]:
+    """The servers, started one after the other and then waited for (all ready)."""
+    repository = default_repository()
     servers = {
-        name: EmbeddedServer(
-            default_repository(), 0, 0, 0, log_path=logs / f"{i}.log", ready_timeout=300, env=env
-        )
-        for i, (name, env) in enumerate(zip(names, envs, strict=True))
-    }
-    ours = embedded.server_malloc_env
-    try:
-        for i, server in enumerate(servers.values()):
-            before = i == 0 and not extra_env
-            embedded.server_malloc_env = (lambda environ: {}) if before else ours
-            server.start()
-    finally:
-        embedded.server_malloc_env = ours
+        name: EmbeddedServer(repository, 0, 0, 0, log_path=logs / f"{i}.log", ready_timeout=300, env=env,
+                             on_message=print)
+        for i, (name, env) in enumerate(envs.items())
+    }  # fmt: skip
+    for server in servers.values():
+        server.start()
     for server in servers.values():
         server.wait_ready()
     return servers
@@ -70,14 +70,17 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=2, help="client threads per server")
     parser.add_argument("--hostile-share", type=float, default=0.3, help="share of hostile requests")
     parser.add_argument("--logs", type=Path, default=Path("/tmp/malloc_ab"), help="server logs")
+    parser.add_argument("--allocator", action="append", default=[], metavar="VALUE",
+                        help=f"one server per {ALLOCATOR_ENV} value (default glibc, auto)")  # fmt: skip
     parser.add_argument("--env", type=env_pair, action="append", default=[], metavar="NAME=VALUE",
-                        help="compare now with now plus this environment (repeatable)")  # fmt: skip
+                        help="one more server: the first allocator plus this (repeatable)")  # fmt: skip
     args = parser.parse_args()
     soak.HOSTILE_SHARE = args.hostile_share
     receipts, hostile = soak.load_receipts(), soak.hostile_requests()
     args.logs.mkdir(parents=True, exist_ok=True)
-    servers = start_servers(args.logs, dict(args.env))
+    servers = start_servers(args.logs, variants(args.allocator or list(DEFAULT_ALLOCATORS), dict(args.env)))
     stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # a stopped run still stops its servers
     tallies = {name: soak.Tally() for name in servers}
     threads = [threading.Thread(target=soak.worker, args=(server.grpc_url, receipts, hostile, tallies[name],
                                                           stop, k), daemon=True)
@@ -87,7 +90,7 @@ def main() -> int:
         thread.start()
     start = time.monotonic()
     try:
-        while (now := time.monotonic() - start) < args.duration:
+        while (now := time.monotonic() - start) < args.duration and not stop.is_set():
             for name, server in servers.items():
                 for proc, (_pid, mb) in soak.sample(server)["own"].items():  # the soak's own reading
                     series[name].setdefault(proc, []).append((now, mb))
@@ -106,8 +109,9 @@ def main() -> int:
             after = [(x, y) for x, y in points if x >= args.warmup]
             print(f"  {proc:26s} own MB start {points[0][1]:6.1f} end {points[-1][1]:6.1f} "
                   f"peak {max(y for _, y in points):6.1f}  after warm-up {slope(after):6.2f} MB/min")
-    first, second = (tallies[name].ok for name in servers)
-    print(f"receipts served, {' / '.join(reversed(servers))}: {second / max(first, 1):.2f}")
+    first, *others = (tallies[name].ok for name in servers)
+    for name, served in zip(list(servers)[1:], others, strict=True):
+        print(f"receipts served, {name} / {next(iter(servers))}: {served / max(first, 1):.2f}")
     return 0
 
 

@@ -4,7 +4,8 @@ Usage: .venv/bin/python scripts/prepare_tests.py   (the README's test command ru
 
 - Debian packages the tests use, installed with apt-get when missing and this runs as root:
   SANE's `test` backend, a real virtual scanner (libsane1, sane-utils), libsane-dev (python-sane
-  builds against it), and Qt's offscreen libraries. Without root it names what is missing.
+  builds against it), Qt's offscreen libraries, and jemalloc (the embedded server preloads it,
+  scanner_app/server/allocator.py). Without root it names what is missing.
 - python-sane into this interpreter's environment (it is a source package on PyPI).
 - resources/make_samples.py: the sample invoice and the fonts the test documents need.
 """
@@ -31,6 +32,7 @@ DEBIAN = {
     "libxkbcommon0": "/usr/lib/*/libxkbcommon.so.0",
     "libglib2.0-0": "/usr/lib/*/libglib-2.0.so.0",
     "libdbus-1-3": "/usr/lib/*/libdbus-1.so.3",
+    "libjemalloc2": "/usr/lib/*/libjemalloc.so.2",
 }
 
 

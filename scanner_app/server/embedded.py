@@ -24,6 +24,7 @@ from typing import IO
 import scanner_app
 from scanner_app.contract import ONNX_MODELS
 from scanner_app.server import log_files, process, shm
+from scanner_app.server.allocator import GLIBC, Allocator, AllocatorError, choose_allocator
 from scanner_app.server.hardware import DeviceError, DeviceRequest
 from scanner_app.server.listen import ADMIN_HEADER, LOOPBACK_PLAN, ListenPlan, restricted_api_args
 from scanner_app.server.model_configs import BASE_CONFIG_NAME, PreparedRepository, prepare_repository
@@ -35,7 +36,6 @@ from scanner_app.server.triton_install import (
     find_triton,
     prepare_backend_dir,
 )
-from scanner_app.steps.heap import server_malloc_env
 
 cleanup_stale_shm = shm.cleanup_stale_shm
 log = logging.getLogger(__name__)
@@ -146,6 +146,7 @@ class EmbeddedServer:
         # reloads a model whose region grew past what the contract allows (server.region_bounds).
         self.shm_sizes: tuple[int, int] | None = None
         self._leader = shm.ProcInfo(0, "", "", 0, 0, 0)
+        self.allocator: Allocator = GLIBC  # the running server's (scanner_app.server.allocator)
         self.previous_log: Path | None = None  # the last process's log, kept by log_files.rotate
         # Opens Triton's restricted APIs (scanner_app.server.listen.RESTRICTED_APIS); new each start.
         self.admin_key = secrets.token_urlsafe(24)
@@ -199,12 +200,17 @@ class EmbeddedServer:
         self.stop()  # a previous run that ended by itself: clear its leftovers first
         install = find_triton()
         check_repository(self.repository, self.onnx_models)
+        try:
+            self.allocator = choose_allocator({**os.environ, **self.env_overrides})
+        except AllocatorError as err:
+            raise ServerStartError(str(err)) from err
         if self.device is not None:
             try:
                 self.prepared = prepare_repository(self.repository, self.cache_dir, self.device)
             except DeviceError as err:
                 raise ServerStartError(str(err)) from err
-            self.on_message(f"Embedded Triton runs on {self.prepared.describe()}.")
+            self.on_message(f"Embedded Triton runs on {self.prepared.describe()}; "
+                            f"memory allocator {self.allocator.describe()}.")  # fmt: skip
         backends = prepare_backend_dir(install, self.cache_dir)
         # A server killed before (SIGKILL, OOM) may have left stubs running on its regions: stop them
         # first, then remove what no process uses (a restart on the same port starts clean).
@@ -274,8 +280,9 @@ class EmbeddedServer:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         libs = [env.get("LD_LIBRARY_PATH"), str(install.libs)]
         env["LD_LIBRARY_PATH"] = os.pathsep.join(filter(None, libs))
-        env.update(server_malloc_env(env))  # its large request buffers go back to the system (steps/heap.py)
         env.update(self.env_overrides)
+        # Its memory goes back to the system (server/allocator.py); an override's LD_PRELOAD comes after.
+        env.update(self.allocator.environment(env))
         return env
 
     def _echo(self) -> None:

@@ -12,9 +12,23 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from scanner_app.server.allocator import STUB_PRELOAD_ENV
+
 _MIN_GLIBC = (2, 35)
 _BACKEND_FILES = ("libtriton_python.so", "triton_python_backend_utils.py")
 _STUB = "triton_python_backend_stub"
+# The Python backend runs `<backend dir>/python/triton_python_backend_stub`: there, a wrapper that gives
+# the stub the LD_PRELOAD the server was started with (an allocator preloaded for tritonserver alone,
+# scanner_app/server/allocator.py), then runs the real stub (its /proc comm is still "triton_python_b").
+_STUB_BINARY = _STUB + ".bin"
+STUB_WRAPPER = f"""#!/bin/sh
+# scanner-app (server/allocator.py): tritonserver's allocator is not its model stubs'.
+if [ -n "${{{STUB_PRELOAD_ENV}+set}}" ]; then
+  if [ -n "${STUB_PRELOAD_ENV}" ]; then export LD_PRELOAD="${STUB_PRELOAD_ENV}"; else unset LD_PRELOAD; fi
+  unset {STUB_PRELOAD_ENV}
+fi
+exec "$0.bin" "$@"
+"""
 NO_SERVER_HINT = (
     "This platform has no bundled Triton server. Run one on a Linux x86-64 box or in the NGC "
     "tritonserver container and pass `--server HOST:PORT`."
@@ -68,10 +82,11 @@ def find_triton() -> TritonInstall:
 
 
 def prepare_backend_dir(install: TritonInstall, cache_dir: Path) -> Path:
-    """A backend directory holding python/ (the backend + our Python's stub); reused when current."""
+    """A backend directory holding python/ (the backend, our Python's stub and its wrapper); reused
+    when current."""
     py = f"{sys.version_info.major}.{sys.version_info.minor}"
     base = cache_dir / "triton-backends" / f"pytriton-{install.version}-py{py}"
-    sources = [install.backend / f for f in _BACKEND_FILES] + [install.stub]
+    copies = {install.backend / f: f for f in _BACKEND_FILES} | {install.stub: _STUB_BINARY}
     target = base / "python"
 
     def current() -> bool:
@@ -79,7 +94,12 @@ def prepare_backend_dir(install: TritonInstall, cache_dir: Path) -> Path:
             st = path.stat()
             return st.st_size, st.st_mtime_ns
 
-        return all((target / s.name).is_file() and key(target / s.name) == key(s) for s in sources)
+        try:
+            wrapper = (target / _STUB).read_text()
+        except (OSError, UnicodeDecodeError):  # none yet, or the stub itself (a folder made before wrappers)
+            return False
+        copied = all((target / name).is_file() and key(target / name) == key(s) for s, name in copies.items())
+        return copied and wrapper == STUB_WRAPPER
 
     if current():
         return base
@@ -87,8 +107,10 @@ def prepare_backend_dir(install: TritonInstall, cache_dir: Path) -> Path:
     tmp = Path(tempfile.mkdtemp(prefix="python.tmp-", dir=base))
     try:
         tmp.chmod(0o755)
-        for src in sources:
-            shutil.copy2(src, tmp / src.name)  # copy2 keeps the mtime that current() compares
+        for src, name in copies.items():
+            shutil.copy2(src, tmp / name)  # copy2 keeps the mtime that current() compares
+        (tmp / _STUB).write_text(STUB_WRAPPER)
+        (tmp / _STUB).chmod(0o755)
         if target.exists():
             shutil.rmtree(target)
         try:
