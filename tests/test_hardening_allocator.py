@@ -8,8 +8,11 @@ import os
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
+import tritonclient.grpc as grpcclient
 
+from scanner_app import contract
 from scanner_app.server.allocator import (
     ALLOCATOR_ENV,
     GLIBC,
@@ -93,16 +96,13 @@ def test_the_stub_wrapper_gives_the_stub_its_own_preload(tmp_path: Path) -> None
     assert _run_wrapper(tmp_path, {PRELOAD_ENV: "/y.so"}) == "/y.so|unset|model.py a b"  # not ours: untouched
 
 
-def test_this_machine_preloads_jemalloc() -> None:
-    """scripts/prepare_tests.py installs libjemalloc2; without it a fresh machine gets mimalloc."""
-    assert choose_allocator({}).name == "jemalloc"
-
-
 def _maps(pid: int) -> str:
     return Path(f"/proc/{pid}/maps").read_text()
 
 
-def test_the_server_runs_on_it_and_its_stubs_do_not(triton: EmbeddedServer) -> None:
+def test_the_server_runs_on_jemalloc_and_its_stubs_do_not(triton: EmbeddedServer) -> None:
+    # scripts/prepare_tests.py installs libjemalloc2; a machine without it gets mimalloc (test below).
+    assert triton.allocator.name == "jemalloc"
     library = triton.allocator.library
     assert library is not None and triton.pid is not None
     environ = Path(f"/proc/{triton.pid}/environ").read_bytes().split(b"\0")
@@ -113,3 +113,22 @@ def test_the_server_runs_on_it_and_its_stubs_do_not(triton: EmbeddedServer) -> N
     for stub in stubs:
         assert library.name not in _maps(stub.info.pid), stub.instance
         assert Path(f"/proc/{stub.info.pid}/exe").resolve().name == "triton_python_backend_stub.bin"
+
+
+RECEIPT = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img" / "000.jpg"
+
+
+def test_a_fresh_machine_s_mimalloc_serves_a_receipt(model_repository: Path, tmp_path: Path) -> None:
+    """What a machine without jemalloc or tcmalloc runs: mimalloc from the wheel, in the server only."""
+    with EmbeddedServer(model_repository, 0, 0, 0, log_path=tmp_path / "server.log",
+                        env={ALLOCATOR_ENV: "mimalloc"}) as server:  # fmt: skip
+        assert server.allocator.name == "mimalloc" and server.pid is not None
+        assert "libmimalloc" in _maps(server.pid)
+        image = grpcclient.InferInput(contract.IMAGE_INPUT, [1, 1], "BYTES")
+        image.set_data_from_numpy(np.array([[RECEIPT.read_bytes()]], dtype=np.object_))
+        with grpcclient.InferenceServerClient(server.grpc_url) as client:
+            result = client.infer(contract.PIPELINE_MODEL, [image], client_timeout=300)
+        texts = result.as_numpy(contract.TEXTS_OUTPUT)
+        assert texts is not None and len(texts) > 10  # a whole receipt's lines
+        stubs = stubs_of(server.pid)
+        assert stubs and not any("libmimalloc" in _maps(s.info.pid) for s in stubs)
