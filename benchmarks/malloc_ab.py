@@ -109,9 +109,9 @@ def main() -> int:
             after = [(x, y) for x, y in points if x >= args.warmup]
             print(f"  {proc:26s} own MB start {points[0][1]:6.1f} end {points[-1][1]:6.1f} "
                   f"peak {max(y for _, y in points):6.1f}  after warm-up {slope(after):6.2f} MB/min")
-    first, *others = (tallies[name].ok for name in servers)
-    for name, served in zip(list(servers)[1:], others, strict=True):
-        print(f"receipts served, {name} / {next(iter(servers))}: {served / max(first, 1):.2f}")
+    base, *others = servers
+    for name in others:
+        print(f"receipts served, {name} / {base}: {tallies[name].ok / max(tallies[base].ok, 1):.2f}")
     return 0
 
 

@@ -55,6 +55,11 @@ def wheel_library(name: str) -> Path | None:
     return path if path.is_file() else None
 
 
+def _preloaded(environ: Mapping[str, str]) -> list[str]:
+    """The libraries LD_PRELOAD names (the dynamic linker splits on colons and white space)."""
+    return environ.get(PRELOAD_ENV, "").replace(":", " ").split()
+
+
 class AllocatorError(ValueError):
     """SCANNER_APP_ALLOCATOR names something that cannot be preloaded."""
 
@@ -71,11 +76,13 @@ class Allocator:
         own LD_PRELOAD kept aside for them), or glibc's fixed threshold."""
         if self.library is None:
             return server_malloc_env(environ)
-        theirs = environ.get(PRELOAD_ENV, "")
-        preloaded = theirs.replace(":", " ").split()
+        preloaded = _preloaded(environ)
         if str(self.library) in preloaded:
             return {}
-        return {PRELOAD_ENV: ":".join([str(self.library), *preloaded]), STUB_PRELOAD_ENV: theirs}
+        return {
+            PRELOAD_ENV: ":".join([str(self.library), *preloaded]),
+            STUB_PRELOAD_ENV: environ.get(PRELOAD_ENV, ""),
+        }
 
     def describe(self) -> str:
         return f"{self.name} ({self.library})" if self.library else self.name
@@ -100,21 +107,22 @@ def choose_allocator(
 ) -> Allocator:
     """The allocator `SCANNER_APP_ALLOCATOR` asks for; AllocatorError when it cannot be had."""
     setting = environ.get(ALLOCATOR_ENV, "auto").strip()
+    choice = setting.lower()
     folders = library_dirs() if dirs is None else dirs
-    if setting.lower() == "glibc":
+    if choice == "glibc":
         return GLIBC
-    if setting.lower() in CHOICES:
-        found = _find(setting.lower(), folders, wheel)
+    if choice in CHOICES:
+        found = _find(choice, folders, wheel)
         if found is None:
             raise AllocatorError(f"{ALLOCATOR_ENV}={setting}: this machine has no {setting} library")
-        return Allocator(setting.lower(), found)
-    if setting.lower() not in ("", "auto"):
+        return Allocator(choice, found)
+    if choice not in ("", "auto"):
         path = Path(setting).expanduser()
         if not path.is_file():
             known = ", ".join(("auto", *CHOICES, "glibc"))
             raise AllocatorError(f"{ALLOCATOR_ENV}={setting}: no such library ({known} or a .so file)")
         return Allocator(path.name, path.absolute())
-    if any("malloc" in Path(entry).name for entry in environ.get(PRELOAD_ENV, "").replace(":", " ").split()):
+    if any("malloc" in Path(entry).name for entry in _preloaded(environ)):
         return Allocator(f"yours ({PRELOAD_ENV})")  # an allocator you preload yourself: left as it is
     for name in CHOICES:
         found = _find(name, folders, wheel)
