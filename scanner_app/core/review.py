@@ -19,7 +19,6 @@ from pathlib import Path
 
 from scanner_app.core.edits import edited_page
 from scanner_app.core.fields.amounts import to_decimal
-from scanner_app.core.fields.batch import with_edits
 from scanner_app.core.fields.dates import parse_date
 from scanner_app.core.fields.export import receipt_rows
 from scanner_app.core.fields.extract import extract_fields
@@ -131,7 +130,7 @@ def _receipts_of(record: PageRecord, source: str, edits: Mapping[str, str],
     applied: ``edits`` (the page's) to its only document, ``receipt_edits`` (by receipt from 1) to
     each of several."""
     page = edited_page(record)
-    fields = with_edits(extract_fields(page), edits)
+    fields = extract_fields(page).with_values(edits)
     rows = receipt_rows(source, record.index + 1, page, fields, receipt_edits)
 
     def edited(receipt: int) -> frozenset[str]:

@@ -34,14 +34,13 @@ def _extract(
     """Fields of the page (or of its receipt ``receipt``, 1-based, already cut out as ``page``) with
     the stored and the pending field edits applied (off the GUI thread)."""
     from scanner_app.core.fields import extract_fields
-    from scanner_app.core.fields.batch import with_edits
 
     saved: dict[str, str] = {}
     if stored is not None and receipt:
         saved = stored.store.receipt_field_edits(stored.page_id).get(stored.page_id, {}).get(receipt, {})
     elif stored is not None:
         saved = stored.store.field_edits(stored.page_id).get(stored.page_id, {})
-    return with_edits(extract_fields(page), {**saved, **edits})
+    return extract_fields(page).with_values({**saved, **edits})
 
 
 def _write(rows: list, path: Path) -> Path:

@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from scanner_app.core.edits import edited_page
 from scanner_app.core.fields.extract import extract_fields
-from scanner_app.core.fields.model import InvoiceFields
 from scanner_app.core.fields.reimbursement import SheetRow
 from scanner_app.core.store import BatchStore
-
-
-def with_edits(fields: InvoiceFields, edits: Mapping[str, str]) -> InvoiceFields:
-    """The fields with the values a person set (BatchStore.field_edits) applied."""
-    for name, value in edits.items():
-        fields = fields.with_value(name, value)
-    return fields
 
 
 def batch_rows(store: BatchStore) -> list[SheetRow]:
@@ -49,6 +39,6 @@ def page_rows(store: BatchStore) -> list[tuple[int, SheetRow]]:
         if result.file.state != "done":
             continue
         for record in result.pages:
-            fields = with_edits(extract_fields(edited_page(record)), edits.get(record.id, {}))
+            fields = extract_fields(edited_page(record)).with_values(edits.get(record.id, {}))
             rows.append((record.id, SheetRow(str(result.file.path), fields, record.index + 1)))
     return rows

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from scanner_app.core.export import DocumentResult, PageImages, export
-from scanner_app.core.fields.batch import with_edits
 from scanner_app.core.fields.extract import extract_fields
 from scanner_app.core.fields.model import InvoiceFields
 from scanner_app.core.fields.reimbursement import SheetRow, write_csv
@@ -38,7 +37,7 @@ def receipt_fields(
     page: PageResult, index: int, receipt_edits: Mapping[int, Mapping[str, str]] | None = None
 ) -> InvoiceFields:
     """Receipt ``index`` (0-based) of a page with several: its own fields, its hand edits applied."""
-    return with_edits(extract_fields(page.document_page(index)), (receipt_edits or {}).get(index + 1, {}))
+    return extract_fields(page.document_page(index)).with_values((receipt_edits or {}).get(index + 1, {}))
 
 
 def export_fields(
@@ -65,7 +64,7 @@ def export_fields(
     def fields_of(page: PageResult) -> InvoiceFields:
         key = id(page)  # the same page objects reach every writer (docs holds them): extract once
         if key not in cache:
-            cache[key] = with_edits(extract_fields(page), by_page.get(key, {}))
+            cache[key] = extract_fields(page).with_values(by_page.get(key, {}))
         return cache[key]
 
     def extra(page: PageResult) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +76,13 @@ class InvoiceFields:
         qr = [c for c in self.checks if c.name.startswith("qr_") and name not in c.fields]
         qr += qr_checks({name: new}, self.qr)
         return dataclasses.replace(self, fields=fields, checks=(*run_checks(fields, self.kind), *qr))
+
+    def with_values(self, values: Mapping[str, str]) -> InvoiceFields:
+        """A copy with each of ``values`` set by a person (``with_value`` for each, in order)."""
+        fields = self
+        for name, value in values.items():
+            fields = fields.with_value(name, value)
+        return fields
 
     def to_json(self) -> dict[str, Any]:
         return {
