@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serving import pipeline_throughput
 
 from scanner_app.commands.scan import server_url
-from scanner_app.samples import distinct_receipts, encode, render_text_lines
+from scanner_app.samples.documents import distinct_receipts, encode, render_text_lines
 
 
 def make_folder(folder: Path, count: int, seed: int, small: bool = False) -> list[Path]:

@@ -47,10 +47,10 @@ def main() -> int:
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(scratch / "settings"))
     QSettings().setValue("batch/folder", str(scratch / "batches"))
 
-    from scanner_app.gui.connection import ServerConnection
-    from scanner_app.gui.main_window import MainWindow
-    from scanner_app.gui.session import SessionFolder
-    from scanner_app.samples import distinct_receipts
+    from scanner_app.gui.connection.link import ServerConnection
+    from scanner_app.gui.document.session_folder import SessionFolder
+    from scanner_app.gui.window.main_window import MainWindow
+    from scanner_app.samples.documents import distinct_receipts
 
     folder = scratch / "receipts"
     folder.mkdir()

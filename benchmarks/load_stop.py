@@ -4,7 +4,7 @@ Usage: python benchmarks/load_stop.py [--rounds 5] [--concurrency 8]
 
 No server: in-process targets whose requests (or golden responses) block until released, so
 stop() can only end the run by not waiting for them. The tests check that it does not wait
-(tests/test_load_stats.py); this measures how long stop() -> wait() takes. Prints the median and
+(tests/load/test_stats.py); this measures how long stop() -> wait() takes. Prints the median and
 worst of each case; exit status 1 when the worst is over the goal, STOP_GRACE_S + 0.5 s.
 """
 

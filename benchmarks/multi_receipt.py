@@ -1,7 +1,7 @@
 """Several receipts on one glass: each found, and its fields read as well as when scanned alone.
 
 Pages generated from the real receipts of ../shared/data (both sets): 2 or 3 receipts side by
-side on a grey A4 bed at 300 DPI, each turned up to 4 degrees (scanner_app.samples_glass). Each
+side on a grey A4 bed at 300 DPI, each turned up to 4 degrees (scanner_app.samples.glass). Each
 receipt is also sent alone at the same scale (the "alone" baseline, and the one-receipt pages
 that must come back as one document). One embedded server, concurrency 1 (fields do not depend
 on it).
@@ -31,10 +31,10 @@ import sroie_score
 from fields import same
 from PIL import Image
 
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.fields import extract_fields
 from scanner_app.core.results import PageResult
-from scanner_app.samples_glass import lay_on_glass
+from scanner_app.samples.glass import lay_on_glass
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
 

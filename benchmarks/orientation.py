@@ -40,7 +40,7 @@ import tritonclient.grpc as grpcclient
 from PIL import Image
 
 from scanner_app.contract import IMAGE_INPUT, PIPELINE_MODEL
-from scanner_app.core.client import page_from_response
+from scanner_app.core.client.triton import page_from_response
 from scanner_app.core.results import PageResult
 from scanner_app.ocr.orientation import boxes_to_sent
 from scanner_app.server.embedded import EmbeddedServer

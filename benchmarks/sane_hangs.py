@@ -19,11 +19,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-from sane_test_backend import DEVICE, use_sane_test_backend  # noqa: E402
-
+sys.path.insert(0, str(ROOT))  # the tests package: its helpers
 from scanner_app.core.devices.base import DeviceError, ScanSettings  # noqa: E402
 from scanner_app.core.devices.sane_device import SaneDevice  # noqa: E402
+from tests.helpers.sane_backend import DEVICE, use_sane_test_backend  # noqa: E402
 
 STALL_S = 5.0  # far above a test-device scan (milliseconds), far below the app's limit
 

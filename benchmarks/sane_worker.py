@@ -19,12 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-from sane_test_backend import DEVICE, use_sane_test_backend  # noqa: E402
-
+sys.path.insert(0, str(ROOT))  # the tests package: its helpers
 from scanner_app.core.devices.base import ScanSettings  # noqa: E402
 from scanner_app.core.devices.sane_device import SaneDevice  # noqa: E402
 from scanner_app.core.devices.sane_inprocess import InProcessSaneDevice  # noqa: E402
+from tests.helpers.sane_backend import DEVICE, use_sane_test_backend  # noqa: E402
 
 Opener = Callable[[str], SaneDevice | InProcessSaneDevice]
 

@@ -2,7 +2,7 @@
 
 Usage: ``python benchmarks/scan_feed.py [--pages 10] [--page-s 1.0] [--jobs 2] [--server HOST:PORT]``
 
-The scanner is the local eSCL test server (tests/escl_test_server.py, 127.0.0.1 only) serving real
+The scanner is the local eSCL test server (tests/helpers/escl_server.py, 127.0.0.1 only) serving real
 SROIE receipts, taking ``--page-s`` seconds a page (NextDocument answers 503 until a page is ready),
 as a network scanner's feeder would. Both runs use the same server (the embedded one when no
 ``--server``). Prints: seconds to the first result, seconds to the last, and their ratio.
@@ -18,15 +18,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-from escl_test_server import EsclTestServer, Scanner  # noqa: E402
-
+sys.path.insert(0, str(ROOT))  # the tests package: its helpers
 from scanner_app.commands.scan import recognizer  # noqa: E402
-from scanner_app.core.batch import run_batch  # noqa: E402
-from scanner_app.core.batch_events import PageDone  # noqa: E402
-from scanner_app.core.client import ClientOptions  # noqa: E402
+from scanner_app.core.batch.events import PageDone  # noqa: E402
+from scanner_app.core.batch.runner import run_batch  # noqa: E402
+from scanner_app.core.client.triton import ClientOptions  # noqa: E402
 from scanner_app.core.devices import ScanSettings, open_device  # noqa: E402
 from scanner_app.core.devices.feed import scan_folder, scan_pages, scan_to_batch  # noqa: E402
+from tests.helpers.escl_server import EsclTestServer, Scanner  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "sroie" / "img"
 

@@ -12,7 +12,7 @@ Measured side by side in one run, on the same images:
    in the best of two layouts (one 2-thread session; two 1-thread sessions on two threads).
    Goal: ratio >= 0.90.
 With no --server the embedded server is started. Without ../shared/data the rendered invoices of
-scanner_app.samples are used and the peer row is left out.
+scanner_app.samples.documents are used and the peer row is left out.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scanner_app.commands.scan import server_url
 from scanner_app.contract import DET_INPUT, DETECTION_MODEL, KEYS_FILE, REC_INPUT, RECOGNITION_MODEL
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.ocr.decode import decode_image
 from scanner_app.ocr.engine import plan_recognition
 from scanner_app.ocr.in_process import InProcessEngine
@@ -49,7 +49,7 @@ def load_images(data: Path) -> tuple[list[Path], bool]:
     images = sorted((data / "img").glob("*.jpg"))
     if images:
         return images, True
-    from scanner_app.samples import encode, render_invoice
+    from scanner_app.samples.documents import encode, render_invoice
 
     folder = Path(tempfile.mkdtemp(prefix="serving-"))
     for seed in range(8):

@@ -1,7 +1,7 @@
 """Soak the embedded server: real receipts, hostile requests and a kill, at concurrency 16.
 
     python benchmarks/soak.py --duration 3600          # the hour-class soak
-    python benchmarks/soak.py --short                  # CI: 45 s (tests/test_hardening_soak.py)
+    python benchmarks/soak.py --short                  # CI: 45 s (tests/benchmarks/test_soak.py)
 
 Workers each keep one request in flight: mostly real receipts (retried through errors until they
 succeed: a receipt that never does is *lost*), the rest hostile (oversized tensors for the inner

@@ -3,7 +3,7 @@ share of pages on which each field is read exactly, and whether each misprint is
 
 Usage: ``python benchmarks/vat_fields.py [--seeds N] [--server HOST:PORT]``
 
-Pages come from ``scanner_app.samples_fapiao.render_fapiao`` (every layout in ``LAYOUTS``, seeds
+Pages come from ``scanner_app.samples.fapiao.render_fapiao`` (every layout in ``LAYOUTS``, seeds
 0..N-1, and each misprint in ``WRONG`` on seed 0 of the ``company`` layout), OCR'd by a running
 server or, without ``--server``, by the embedded server started here. Field groups: ``items`` is
 every ``itemN_*`` field of the page; ``address`` / ``bank`` are the seller's address and phone,
@@ -18,11 +18,11 @@ import contextlib
 import sys
 from collections.abc import Iterator, Sequence
 
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.fields.extract import extract_fields
 from scanner_app.core.fields.vat_qr import cross_check_image
-from scanner_app.samples import encode
-from scanner_app.samples_fapiao import LAYOUTS, WRONG, render_fapiao
+from scanner_app.samples.documents import encode
+from scanner_app.samples.fapiao import LAYOUTS, WRONG, render_fapiao
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
 

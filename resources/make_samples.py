@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "resources" / "samples"
 sys.path.insert(0, str(ROOT))
 
-from scanner_app import samples, samples_invoices  # noqa: E402
+from scanner_app.samples import documents as samples  # noqa: E402
+from scanner_app.samples import invoices as samples_invoices  # noqa: E402
 
 
 def _apt_install(package: str) -> None:
@@ -65,7 +66,8 @@ def main() -> None:
     # Grayscale PNG: the page has no colour, and it keeps the file small.
     doc.image.convert("L").save(OUT / "invoice.png", optimize=True)
     width, height = doc.image.size
-    head = {"generator": "scanner_app.samples.render_invoice(seed=0)", "width": width, "height": height}
+    generator = "scanner_app.samples.documents.render_invoice(seed=0)"
+    head = {"generator": generator, "width": width, "height": height}
     # One line of JSON per text line, so diffs stay readable.
     rows = ",\n".join(f"  {json.dumps({'text': line.text, 'box': list(line.box)})}" for line in doc.lines)
     (OUT / "invoice.json").write_text(json.dumps(head)[:-1] + ', "lines": [\n' + rows + "\n]}\n")

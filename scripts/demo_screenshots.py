@@ -35,10 +35,10 @@ def main() -> int:
 
     ThemeFollower(app, args.theme)
 
-    from scanner_app.gui.connection import ServerConnection
-    from scanner_app.gui.i18n import Translations
-    from scanner_app.gui.main_window import MainWindow
-    from scanner_app.gui.session import SessionFolder
+    from scanner_app.gui.connection.link import ServerConnection
+    from scanner_app.gui.document.session_folder import SessionFolder
+    from scanner_app.gui.i18n.translators import Translations
+    from scanner_app.gui.window.main_window import MainWindow
 
     args.out.mkdir(parents=True, exist_ok=True)
     translations = Translations(app)

@@ -92,11 +92,11 @@ def main() -> int:
     app, scratch = scratch_app("scanner-app-shots-")
     QSettings().setValue("batch/folder", str(scratch / "batches"))
 
-    from scanner_app.gui.connection import ServerConnection
-    from scanner_app.gui.i18n import Translations
-    from scanner_app.gui.main_window import MainWindow
-    from scanner_app.gui.session import SessionFolder
-    from scanner_app.samples import distinct_receipts
+    from scanner_app.gui.connection.link import ServerConnection
+    from scanner_app.gui.document.session_folder import SessionFolder
+    from scanner_app.gui.i18n.translators import Translations
+    from scanner_app.gui.window.main_window import MainWindow
+    from scanner_app.samples.documents import distinct_receipts
 
     args.out.mkdir(parents=True, exist_ok=True)
     translations = Translations(app)

@@ -62,17 +62,18 @@ def two_servers(
 # `server`: needs a real Triton or baseline server, or the real models (placed, or their wheels from
 # the registry). Found, not listed: a fixture in SERVER_FIXTURES, or a server start (SERVER_STARTS) in
 # the source of the test, of a fixture it uses, or of a module-level function or string (a child's
-# script) these name; SERVER_TESTS adds what that cannot see ("file.py::test" or "file.py").
+# script) these name; SERVER_TESTS adds what that cannot see ("dir/file.py::test" or "dir/file.py",
+# relative to tests/).
 # `gui`: everything under tests/gui. `slow`: SLOW_TESTS, the longest tests (tens of seconds each).
 SERVER_FIXTURES = frozenset({"triton", "two_servers", "model_repository", "wheel_for", "placed"})
 SERVER_STARTS = ("EmbeddedServer(", "BaselineProcess(", '"serve"', "scanner_app.commands.serve")
 SERVER_TESTS = frozenset[str]()
 SLOW_TESTS = frozenset({
-    "test_batch.py::test_server_killed_mid_batch_then_back",  # 60 images, a server killed and restarted
-    "test_scan_batch.py::test_batch_survives_one_of_two_servers_dying",
-    "test_scale_out.py::test_load_spreads_over_both_and_survives_a_killed_server",
-    "test_model_fetch.py::test_detection_rewrite_matches_original",  # every model set, in and out
-    "test_embedded_server.py::test_server_started_off_the_main_thread_outlives_the_thread_and_dies_with_the_app",
+    "core/batch/test_runner.py::test_server_killed_mid_batch_then_back",  # 60 images, a server killed, back
+    "commands/test_scan_batch.py::test_batch_survives_one_of_two_servers_dying",
+    "load/test_scale_out.py::test_load_spreads_over_both_and_survives_a_killed_server",
+    "server/test_model_fetch.py::test_detection_rewrite_matches_original",  # every model set, in and out
+    "server/test_embedded.py::test_server_started_off_the_main_thread_outlives_the_thread_and_dies_with_the_app",
 })  # fmt: skip
 
 
@@ -118,8 +119,9 @@ def _starts_a_server(item: pytest.Item) -> bool:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     tests = Path(__file__).parent
     for item in items:
-        names = {item.path.name, f"{item.path.name}::{getattr(item, 'originalname', item.name)}"}
-        if "gui" in item.path.relative_to(tests).parts[:-1]:
+        path = item.path.relative_to(tests)
+        names = {path.as_posix(), f"{path.as_posix()}::{getattr(item, 'originalname', item.name)}"}
+        if path.parts[0] == "gui":
             item.add_marker(pytest.mark.gui)
         if names & SERVER_TESTS or _starts_a_server(item):
             item.add_marker(pytest.mark.server)

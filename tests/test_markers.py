@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
-TESTS = Path(__file__).parent
+from tests.helpers.paths import REPO
 
 
 def _collected(marks: str, *files: str) -> set[str]:
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only", "-m", marks]
-    done = subprocess.run([*command, *files], cwd=TESTS.parent, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([*command, *files], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode in (0, 5), done.stdout + done.stderr  # 5: nothing selected
     return {line.split("::")[1].split("[")[0] for line in done.stdout.splitlines() if "::" in line}
 
 
 def test_pure_half_leaves_out_server_and_gui_tests() -> None:
-    files = ("tests/test_client.py", "tests/test_embedded_server.py", "tests/test_export.py")
-    pure = _collected("not server and not gui", *files, "tests/gui/test_gui_i18n.py")
+    files = (
+        "tests/core/client/test_triton.py",
+        "tests/server/test_embedded.py",
+        "tests/core/export/test_formats.py",
+    )
+    pure = _collected("not server and not gui", *files, "tests/gui/i18n/test_translators.py")
     assert {"test_searchable_pdf", "test_backoff_doubles_with_jitter_up_to_the_cap"} <= pure  # no server
     assert "test_connect_describes_the_real_pipeline" not in pure  # the triton fixture
     assert "test_pool_loses_no_request_when_a_server_stops_gracefully" not in pure  # a helper starts two
@@ -29,7 +32,7 @@ def test_pure_half_leaves_out_server_and_gui_tests() -> None:
 
 
 def test_slow_marks() -> None:
-    assert _collected("slow", "tests/test_batch.py", "tests/test_embedded_server.py") == {
+    assert _collected("slow", "tests/core/batch/test_runner.py", "tests/server/test_embedded.py") == {
         "test_server_killed_mid_batch_then_back",
         "test_server_started_off_the_main_thread_outlives_the_thread_and_dies_with_the_app",
     }

@@ -14,11 +14,11 @@ import yaml
 from dockerfile_parse import DockerfileParser
 
 from scanner_app.contract import ALL_MODELS
+from tests.helpers.paths import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
-SERVER = ROOT / "packaging" / "server"
-K8S = ROOT / "packaging" / "k8s"
-DESKTOP = ROOT / "packaging" / "desktop"
+SERVER = REPO / "packaging" / "server"
+K8S = REPO / "packaging" / "k8s"
+DESKTOP = REPO / "packaging" / "desktop"
 K8S_VERSION = "1.30.0"
 TRITON_PORTS = {"http": 8000, "grpc": 8001, "metrics": 8002}
 
@@ -47,7 +47,7 @@ def test_dockerfile_copies_the_models_and_only_the_steps(dockerfile: DockerfileP
     assert {"scanner_app/ocr/", "scanner_app/steps/", "scanner_app/contract.py"} <= sources
     assert not any(src.startswith(("scanner_app/gui", "scanner_app/core")) for src in sources), sources
     for src in sources:  # every source exists in the checkout (model.onnx files are fetched, not listed)
-        assert (ROOT / src).exists(), src
+        assert (REPO / src).exists(), src
     assert dockerfile.envs["PYTHONPATH"] == "/opt/scanner-app"
     lines = (SERVER / "Dockerfile.dockerignore").read_text().splitlines()
     ignore = [line for line in lines if line and not line.startswith("#")]
@@ -80,10 +80,10 @@ def test_dockerfile_health_check_and_command(dockerfile: DockerfileParser) -> No
 def test_production_configs_are_what_the_image_serves() -> None:
     """Every model has a production config.pbtxt; the ONNX ones run on Triton's onnxruntime on the GPU."""
     for model in ALL_MODELS:
-        config = (ROOT / "model_repository" / model / "config.pbtxt").read_text()
+        config = (REPO / "model_repository" / model / "config.pbtxt").read_text()
         assert f'name: "{model}"' in config
     for model in ("text_detection", "text_recognition"):
-        config = (ROOT / "model_repository" / model / "config.pbtxt").read_text()
+        config = (REPO / "model_repository" / model / "config.pbtxt").read_text()
         assert (
             'platform: "onnxruntime_onnx"' in config and "KIND_GPU" in config and "dynamic_batching" in config
         )
@@ -194,7 +194,7 @@ def test_pod_monitor_scrapes_the_metrics_port(manifests: dict[str, dict[str, Any
 
 # Docs and the desktop entry -------------------------------------------------------------------
 def test_scale_out_doc_exists_and_names_the_files() -> None:
-    text = (ROOT / "docs" / "scale-out.md").read_text()
+    text = (REPO / "docs" / "scale-out.md").read_text()
     for name in (
         "packaging/server/Dockerfile",
         "hpa.yaml",
@@ -212,5 +212,5 @@ def test_desktop_entry_is_valid() -> None:
     section = entry["Desktop Entry"]
     assert section["Type"] == "Application" and section["Name"] and section["Exec"].startswith("scanner-app")
     assert section["Icon"] == "scanner-app" and section["Categories"].endswith(";")
-    assert (ROOT / "resources" / "icons" / "scanner-app.svg").is_file()
-    assert (ROOT / "resources" / "icons" / "scanner-app.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (REPO / "resources" / "icons" / "scanner-app.svg").is_file()
+    assert (REPO / "resources" / "icons" / "scanner-app.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

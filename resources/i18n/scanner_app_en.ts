@@ -4,7 +4,7 @@
 <context>
     <name>BatchPanel</name>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="358"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="358"/>
         <source>%n file(s)</source>
         <translation>
             <numerusform>%n file</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="358"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="358"/>
         <source>%n page(s)</source>
         <translation>
             <numerusform>%n page</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="359"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="359"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>
@@ -28,7 +28,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="395"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="395"/>
         <source>Wrote %n file(s): {0}</source>
         <translation>
             <numerusform>Wrote %n file: {0}</numerusform>
@@ -39,7 +39,7 @@
 <context>
     <name>DocumentController</name>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/document_controller.py" line="188"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="188"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n line</numerusform>
@@ -47,7 +47,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/document_controller.py" line="199"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="199"/>
         <source>Exported %n file(s) to {0}</source>
         <translation>
             <numerusform>Exported %n file to {0}</numerusform>
@@ -58,7 +58,7 @@
 <context>
     <name>FieldsPanel</name>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/fields_panel.py" line="175"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="174"/>
         <source>%n field(s)</source>
         <translation>
             <numerusform>%n field</numerusform>
@@ -69,7 +69,7 @@
 <context>
     <name>MainWindow</name>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/main_window.py" line="279"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="281"/>
         <source>Copied %n line(s)</source>
         <translation>
             <numerusform>Copied %n line</numerusform>
@@ -77,7 +77,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/main_window.py" line="284"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="286"/>
         <source>Copied all %n line(s)</source>
         <translation>
             <numerusform>Copied the %n line</numerusform>

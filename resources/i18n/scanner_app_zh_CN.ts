@@ -4,191 +4,191 @@
 <context>
     <name>BatchPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="94"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="94"/>
         <source>Add folder...</source>
         <translation>添加文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="95"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="95"/>
         <source>Add files...</source>
         <translation>添加文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="96"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="96"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="97"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="97"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="98"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="98"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="99"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="99"/>
         <source>Continue</source>
         <translation>继续处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="100"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="100"/>
         <source>Run the files this batch still has queued</source>
         <translation>处理此批次中仍在排队的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="103"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="103"/>
         <source>Batch folder...</source>
         <translation>批次文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="105"/>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="295"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="105"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="295"/>
         <source>Where new batches keep their results: {0}</source>
         <translation>新批次保存结果的位置：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="107"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="107"/>
         <source>Requests in flight:</source>
         <translation>并发请求数：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="127"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="127"/>
         <source>No batch yet: add a folder or files.</source>
         <translation>尚无批次：请添加文件夹或文件。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="163"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="163"/>
         <source>A batch is running: cancel it before starting another.</source>
         <translation>有批次正在运行：请先取消再开始新的批次。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="167"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="167"/>
         <source>Waiting for the server to be ready; the batch starts then.</source>
         <translation>正在等待服务器就绪；就绪后批处理开始。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="175"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="175"/>
         <source>Reading the files under {0}...</source>
         <translation>正在读取 {0} 下的文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="199"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="199"/>
         <source>Paused: the pages in flight finish, no new page is sent.</source>
         <translation>已暂停：正在处理的页面会完成，不再发送新页面。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="211"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="211"/>
         <source>Cancelled before it started.</source>
         <translation>已在开始前取消。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="214"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="214"/>
         <source>Cancelling: waiting for the pages in flight...</source>
         <translation>正在取消：等待正在处理的页面...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="222"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="222"/>
         <source>Nothing to export yet.</source>
         <translation>暂无可导出的内容。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="225"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="225"/>
         <source>Exporting to {0}...</source>
         <translation>正在导出到 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="264"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="264"/>
         <source>Writing {0}...</source>
         <translation>正在写入 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="277"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="277"/>
         <source>Wrote {0}</source>
         <translation>已写入 {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="287"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="287"/>
         <source>Choose a folder to read</source>
         <translation>选择要识别的文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="292"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="292"/>
         <source>Keep new batches in</source>
         <translation>将新批次保存在</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="299"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="299"/>
         <source>Choose files to read</source>
         <translation>选择要识别的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="315"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="315"/>
         <source>Adding files: {0} of {1}...</source>
         <translation>正在添加文件：{0}/{1}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="357"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="357"/>
         <source>{0} of {1}, {2} failed; {3}, {4}; {5}</source>
         <translation>{0}/{1}，{2} 个失败；{3}，{4}；{5}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="358"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="358"/>
         <source>%n file(s)</source>
         <translation>
             <numerusform>%n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="358"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="358"/>
         <source>%n page(s)</source>
         <translation>
             <numerusform>%n 页</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="359"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="359"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n 行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch_panel.py" line="395"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="395"/>
         <source>Wrote %n file(s): {0}</source>
         <translation>
             <numerusform>已写入 %n 个文件：{0}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="361"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="361"/>
         <source>; {0} skipped</source>
         <translation>；跳过 {0} 个</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="364"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="364"/>
         <source>Finished: </source>
         <translation>已完成：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="366"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="366"/>
         <source>. Stopped early: {0}</source>
         <translation>。提前停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="368"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="368"/>
         <source>. Server unavailable, retrying in {0:.0f} s (waiting {1:.0f} s): {2}</source>
         <translation>。服务器不可用，{0:.0f} 秒后重试（已等待 {1:.0f} 秒）：{2}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="371"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="371"/>
         <source>. Paused.</source>
         <translation>。已暂停。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_panel.py" line="389"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="389"/>
         <source>Export failed: {0}</source>
         <translation>导出失败：{0}</translation>
     </message>
@@ -196,92 +196,92 @@
 <context>
     <name>BatchTableModel</name>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="38"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="38"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="38"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="38"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="38"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="38"/>
         <source>Vendor</source>
         <translation>商家</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="38"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="38"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="39"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="39"/>
         <source>Total</source>
         <translation>总额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="39"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="39"/>
         <source>To check</source>
         <translation>待核对</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="39"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="39"/>
         <source>Receipts</source>
         <translation>票据数</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="39"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="39"/>
         <source>Checked</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="40"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="40"/>
         <source>Pages</source>
         <translation>页数</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="40"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="40"/>
         <source>Lines</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="40"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="40"/>
         <source>ms</source>
         <translation>毫秒</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="41"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="41"/>
         <source>queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="41"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="41"/>
         <source>running</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="42"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="42"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="42"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="42"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="87"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="87"/>
         <source>{0}: {1}</source>
         <translation>{0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="104"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="104"/>
         <source>{0} receipts: {1}</source>
         <translation>{0} 张票据：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_table_model.py" line="124"/>
+        <location filename="../../scanner_app/gui/batch/table_model.py" line="124"/>
         <source>Receipt {0}: {1}, {2}, {3}</source>
         <translation>票据 {0}：{1}，{2}，{3}</translation>
     </message>
@@ -289,127 +289,127 @@
 <context>
     <name>CameraDialog</name>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="69"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="69"/>
         <source>Capture from camera</source>
         <translation>从摄像头拍摄</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="87"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="87"/>
         <source>Video file...</source>
         <translation>视频文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="92"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="92"/>
         <source>Source:</source>
         <translation>来源：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="95"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="95"/>
         <source>Choose a camera or a video file</source>
         <translation>选择摄像头或视频文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="96"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="96"/>
         <source>Press the shutter (Space) to take a picture</source>
         <translation>按快门（空格键）拍照</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="98"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="98"/>
         <source>Rotate left</source>
         <translation>向左旋转</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="99"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="99"/>
         <source>Rotate right</source>
         <translation>向右旋转</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="112"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="112"/>
         <source>Auto-flatten the document</source>
         <translation>自动校正文档</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="115"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="115"/>
         <source>Take picture (Space)</source>
         <translation>拍照（空格）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="122"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="122"/>
         <source>Use picture</source>
         <translation>使用照片</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="145"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="145"/>
         <source>Video: {name}</source>
         <translation>视频：{name}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="147"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="147"/>
         <source>Camera {index}</source>
         <translation>摄像头 {index}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="166"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="166"/>
         <source>Videos ({patterns});;All files (*)</source>
         <translation>视频 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="167"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="167"/>
         <source>Open a video file</source>
         <translation>打开视频文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="190"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="190"/>
         <source>No camera found. Choose a video file instead.</source>
         <translation>未找到摄像头。请改为选择视频文件。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="203"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="203"/>
         <source>Opening {source}...</source>
         <translation>正在打开 {source}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="230"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="230"/>
         <source>{source}: {details}</source>
         <translation>{source}：{details}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="248"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="248"/>
         <source>No picture yet: choose a camera or a video file.</source>
         <translation>尚无照片：请选择摄像头或视频文件。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="258"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="258"/>
         <source>The picture could not be processed: {error}</source>
         <translation>无法处理照片：{error}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="265"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="265"/>
         <source>Document found and flattened ({width} x {height}).</source>
         <translation>已找到文档并校正（{width} × {height}）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="267"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="267"/>
         <source>No document edges found: the whole frame was kept ({width} x {height}).</source>
         <translation>未找到文档边缘：保留整个画面（{width} × {height}）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="269"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="269"/>
         <source>Picture taken ({width} x {height}).</source>
         <translation>已拍照（{width} × {height}）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="289"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="289"/>
         <source>Which way is up is unknown ({error}): use the rotate buttons.</source>
         <translation>无法判断哪一边朝上（{error}）：请使用旋转按钮。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="297"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="297"/>
         <source>Turned upright as the server reads it ({degrees} degrees).</source>
         <translation>已按服务器的识别结果转正（{degrees} 度）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_dialog.py" line="338"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="338"/>
         <source>The picture could not be saved: {error}</source>
         <translation>无法保存照片：{error}</translation>
     </message>
@@ -436,262 +436,262 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="29"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="29"/>
         <source>is a folder, not a file</source>
         <translation>是文件夹，不是文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="31"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="31"/>
         <source>not a regular file</source>
         <translation>不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="34"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="34"/>
         <source>empty file (0 bytes)</source>
         <translation>空文件（0 字节）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="36"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="36"/>
         <source>not found</source>
         <translation>找不到</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="39"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="39"/>
         <source>too large: {0} MiB is over the limit of {1} MiB for an image</source>
         <translation>太大：{0} MiB，超过图像的上限 {1} MiB</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="45"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="45"/>
         <source>too large: {0} MiB is over the limit of {1} MiB for a PDF</source>
         <translation>太大：{0} MiB，超过 PDF 的上限 {1} MiB</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="51"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="51"/>
         <source>not an image or PDF (the content looks like text)</source>
         <translation>不是图像或 PDF（内容看起来是文本）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="57"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="57"/>
         <source>not an image or PDF (the content looks like a ZIP archive or Office document)</source>
         <translation>不是图像或 PDF（内容看起来是 ZIP 压缩包或 Office 文档）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="63"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="63"/>
         <source>not an image or PDF (unrecognised content, starts with {0})</source>
         <translation>不是图像或 PDF（无法识别的内容，开头为 {0}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="69"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="69"/>
         <source>HEIC/HEIF/AVIF photos are not supported (export it as JPEG)</source>
         <translation>不支持 HEIC/HEIF/AVIF 照片（请导出为 JPEG）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="75"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="75"/>
         <source>corrupt or truncated {0} file (its header cannot be read)</source>
         <translation>{0} 文件已损坏或不完整（无法读取文件头）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="81"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="81"/>
         <source>corrupt image header ({0})</source>
         <translation>图像文件头已损坏（{0}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="85"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="85"/>
         <source>corrupt TIFF page list ({0})</source>
         <translation>TIFF 页面列表已损坏（{0}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="89"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="89"/>
         <source>corrupt or truncated image data ({0})</source>
         <translation>图像数据已损坏或不完整（{0}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="95"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="95"/>
         <source>colour mode {0} is not supported</source>
         <translation>不支持颜色模式 {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="99"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="99"/>
         <source>{0} pages is over the limit of {1} pages a file</source>
         <translation>{0} 页，超过每个文件 {1} 页的上限</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="105"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="105"/>
         <source>corrupt or truncated PDF</source>
         <translation>PDF 已损坏或不完整</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="109"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="109"/>
         <source>password-protected PDF (save a copy without the password and retry)</source>
         <translation>PDF 受密码保护（请另存一份无密码的副本后重试）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="115"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="115"/>
         <source>PDF uses an encryption scheme that is not supported</source>
         <translation>PDF 使用了不支持的加密方式</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="121"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="121"/>
         <source>PDF page tree is damaged</source>
         <translation>PDF 页面树已损坏</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="123"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="123"/>
         <source>PDF has no pages</source>
         <translation>PDF 没有页面</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="126"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="126"/>
         <source>cannot be opened (missing or not readable)</source>
         <translation>无法打开（不存在或不可读）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="130"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="130"/>
         <source>cannot be read ({0})</source>
         <translation>无法读取（{0}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="134"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="134"/>
         <source>not well-formed XML ({0})</source>
         <translation>XML 格式不正确（{0}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="138"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="138"/>
         <source>page {0} of {1}: </source>
         <translation>第 {0} 页（共 {1} 页）：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="143"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="143"/>
         <source>server {0} is unavailable ({1})</source>
         <translation>服务器 {0} 不可用（{1}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="149"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="149"/>
         <source>server {0} did not answer in time ({1})</source>
         <translation>服务器 {0} 未及时响应（{1}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="155"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="155"/>
         <source>server {0} has no ready {1} (loading or stopping)</source>
         <translation>服务器 {0} 上的 {1} 尚未就绪（正在加载或停止）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="161"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="161"/>
         <source>server {0} is up but not ready (a model is loading or failed)</source>
         <translation>服务器 {0} 已启动但未就绪（模型正在加载或加载失败）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="167"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="167"/>
         <source>server {0} failed: {1}</source>
         <translation>服务器 {0} 处理失败：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="176"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="176"/>
         <source>connection refused</source>
         <translation>连接被拒绝</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="177"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="177"/>
         <source>no answer before the deadline</source>
         <translation>在时限内没有响应</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="178"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="178"/>
         <source>the host name cannot be resolved</source>
         <translation>无法解析主机名</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="179"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="179"/>
         <source>the connection was reset</source>
         <translation>连接被重置</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="180"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="180"/>
         <source>the connection was closed</source>
         <translation>连接已关闭</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="181"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="181"/>
         <source>the network is unreachable</source>
         <translation>网络不可达</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="182"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="182"/>
         <source>no route to the host</source>
         <translation>没有到主机的路由</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="204"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="204"/>
         <source> (after {0} attempts)</source>
         <translation>（尝试 {0} 次后）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="237"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="237"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="238"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="238"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="239"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="239"/>
         <source>ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="240"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="240"/>
         <source>down</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="241"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="241"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="253"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="253"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="254"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="254"/>
         <source>Vendor</source>
         <translation>商家</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="255"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="255"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="256"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="256"/>
         <source>Number</source>
         <translation>号码</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="257"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="257"/>
         <source>Net</source>
         <translation>不含税金额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="258"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="258"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="259"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="259"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="260"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="260"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/core_text.py" line="261"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="261"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
@@ -855,65 +855,65 @@
 <context>
     <name>DocumentController</name>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="90"/>
-        <location filename="../../scanner_app/gui/document_controller.py" line="113"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="90"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="113"/>
         <source>Opening {0}...</source>
         <translation>正在打开 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="127"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="127"/>
         <source>Nothing to export: no recognised document is open</source>
         <translation>无可导出内容：没有打开已识别的文档</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="129"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="129"/>
         <source>Exporting {0}...</source>
         <translation>正在导出 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="134"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="134"/>
         <source>Export of {0} failed: {1}</source>
         <translation>导出 {0} 失败：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="156"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="156"/>
         <source>{0}: waiting for the server ({1})</source>
         <translation>{0}：正在等待服务器（{1}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="160"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="160"/>
         <source>Cannot recognise {0}: no server is ready ({1}); see the Server tab</source>
         <translation>无法识别 {0}：没有就绪的服务器（{1}）；请查看“服务器”标签页</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="164"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="164"/>
         <source>Recognising {0}...</source>
         <translation>正在识别 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="178"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="178"/>
         <source>{0}: {1} lines (stored result)</source>
         <translation>{0}：{1} 行（已保存的结果）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/document_controller.py" line="188"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="188"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n 行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="190"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="190"/>
         <source>{0}: {1} read from the document&apos;s own text, not OCR</source>
         <translation>{0}：从文档本身的文字读取了 {1}，不是 OCR 识别</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document_controller.py" line="193"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="193"/>
         <source>{0}: {1} in {2:.0f} ms</source>
         <translation>{0}：{1}，用时 {2:.0f} 毫秒</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/document_controller.py" line="199"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="199"/>
         <source>Exported %n file(s) to {0}</source>
         <translation>
             <numerusform>已导出 %n 个文件到 {0}</numerusform>
@@ -931,12 +931,12 @@
 <context>
     <name>EditHistory</name>
     <message>
-        <location filename="../../scanner_app/gui/edit_history.py" line="28"/>
+        <location filename="../../scanner_app/gui/document/edit_history.py" line="28"/>
         <source>edit of line {0}</source>
         <translation>第 {0} 行的修改</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/edit_history.py" line="34"/>
+        <location filename="../../scanner_app/gui/document/edit_history.py" line="34"/>
         <source>edit of {0}</source>
         <translation>“{0}”的修改</translation>
     </message>
@@ -944,47 +944,47 @@
 <context>
     <name>ExportBar</name>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="35"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="35"/>
         <source>Export as:</source>
         <translation>导出格式：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="44"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="44"/>
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="45"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="45"/>
         <source>Write the batch&apos;s results into a folder you choose</source>
         <translation>将批次结果写入所选文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="48"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="48"/>
         <source>Reimbursement sheet...</source>
         <translation>报销单...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="49"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="49"/>
         <source>The whole batch in one sheet: a row per receipt, edits in</source>
         <translation>整批一张表：每张票据一行，含手工修改</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="68"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="68"/>
         <source>Choose at least one format.</source>
         <translation>请至少选择一种格式。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="71"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="71"/>
         <source>Export the batch into</source>
         <translation>将批次导出到</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="78"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="78"/>
         <source>Excel workbook (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel 工作簿 (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch_export_bar.py" line="79"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="79"/>
         <source>Reimbursement sheet</source>
         <translation>报销单</translation>
     </message>
@@ -992,54 +992,54 @@
 <context>
     <name>FieldsPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="106"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="105"/>
         <source>Export sheet...</source>
         <translation>导出报销单...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="107"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="106"/>
         <source>Write a reimbursement sheet (CSV or XLSX) with these fields</source>
         <translation>用这些字段生成报销单（CSV 或 XLSX）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="122"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="121"/>
         <source>Receipt {0} of {1}</source>
         <translation>第 {0} 张收据，共 {1} 张</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="155"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="154"/>
         <source>Fields could not be read: {0}</source>
         <translation>无法读取字段：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="172"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="171"/>
         <source>No page</source>
         <translation>没有页面</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="175"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="174"/>
         <source>{0}, {1} to check</source>
         <translation>{0}，{1} 项待检查</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/fields_panel.py" line="175"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="174"/>
         <source>%n field(s)</source>
         <translation>
             <numerusform>%n 个字段</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="216"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="215"/>
         <source>Export reimbursement sheet</source>
         <translation>导出报销单</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="217"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="216"/>
         <source>CSV (*.csv);;Excel workbook (*.xlsx)</source>
         <translation>CSV (*.csv);;Excel 工作簿 (*.xlsx)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_panel.py" line="238"/>
+        <location filename="../../scanner_app/gui/fields/panel.py" line="237"/>
         <source>Could not write {0}: {1}</source>
         <translation>无法写入 {0}：{1}</translation>
     </message>
@@ -1047,107 +1047,107 @@
 <context>
     <name>FieldsTableModel</name>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="47"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="50"/>
         <source>Vendor</source>
         <translation>商家</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="47"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="50"/>
         <source>Address</source>
         <translation>地址</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="47"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="50"/>
         <source>Number</source>
         <translation>号码</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="48"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="51"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="48"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="51"/>
         <source>Net</source>
         <translation>不含税金额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="48"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="51"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="49"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="52"/>
         <source>Tax rate</source>
         <translation>税率</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="50"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="53"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="50"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="53"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="50"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="53"/>
         <source>Rounding</source>
         <translation>舍入</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="51"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="54"/>
         <source>Invoice code</source>
         <translation>发票代码</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="51"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="54"/>
         <source>Total in words</source>
         <translation>大写金额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="52"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="55"/>
         <source>Buyer</source>
         <translation>购买方</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="52"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="55"/>
         <source>Buyer tax ID</source>
         <translation>购买方税号</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="53"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="56"/>
         <source>Seller</source>
         <translation>销售方</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="53"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="56"/>
         <source>Seller tax ID</source>
         <translation>销售方税号</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="84"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="87"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="84"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="87"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="84"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="87"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="84"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="87"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/fields_model.py" line="106"/>
+        <location filename="../../scanner_app/gui/fields/model.py" line="109"/>
         <source>Read from: {0}</source>
         <translation>读取自：{0}</translation>
     </message>
@@ -1155,72 +1155,72 @@
 <context>
     <name>FlagText</name>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="13"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="13"/>
         <source>required, but not found</source>
         <translation>必填，但未找到</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="14"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="14"/>
         <source>low confidence</source>
         <translation>置信度低</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="15"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="15"/>
         <source>net + tax does not equal the total</source>
         <translation>净额 + 税额不等于总额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="16"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="16"/>
         <source>not a date</source>
         <translation>不是日期</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="17"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="17"/>
         <source>the tax rate does not match net and tax</source>
         <translation>税率与净额和税额不符</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="18"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="18"/>
         <source>the amount in words does not match the total</source>
         <translation>大写金额与总额不符</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="19"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="19"/>
         <source>the items&apos; tax does not add up to the tax</source>
         <translation>各项税额之和不等于税额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="20"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="20"/>
         <source>the items do not add up to the net amount</source>
         <translation>各项金额之和不等于净额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="25"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="25"/>
         <source>item {0}: quantity x price does not equal the amount</source>
         <translation>第 {0} 项：数量 × 单价不等于金额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="28"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="28"/>
         <source>item {0}: the tax does not match the rate</source>
         <translation>第 {0} 项：税额与税率不符</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="31"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="31"/>
         <source>not a valid taxpayer number</source>
         <translation>不是有效的纳税人识别号</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="33"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="33"/>
         <source>not an amount</source>
         <translation>不是金额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="35"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="35"/>
         <source>corrected from the QR code</source>
         <translation>已按二维码更正</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/flag_text.py" line="37"/>
+        <location filename="../../scanner_app/gui/fields/flag_text.py" line="37"/>
         <source>the items do not add up</source>
         <translation>各项之和不符</translation>
     </message>
@@ -1228,37 +1228,37 @@
 <context>
     <name>FrameGrabber</name>
     <message>
-        <location filename="../../scanner_app/gui/camera_source.py" line="122"/>
+        <location filename="../../scanner_app/gui/camera/source.py" line="122"/>
         <source>video file {path}</source>
         <translation>视频文件 {path}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_source.py" line="123"/>
+        <location filename="../../scanner_app/gui/camera/source.py" line="123"/>
         <source>camera {index}</source>
         <translation>摄像头 {index}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_source.py" line="129"/>
+        <location filename="../../scanner_app/gui/camera/source.py" line="129"/>
         <source>{path}: no such file</source>
         <translation>{path}：文件不存在</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_source.py" line="132"/>
+        <location filename="../../scanner_app/gui/camera/source.py" line="132"/>
         <source>not a video OpenCV can read (unknown container or codec)</source>
         <translation>不是 OpenCV 能读取的视频（未知的容器或编码）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_source.py" line="135"/>
+        <location filename="../../scanner_app/gui/camera/source.py" line="135"/>
         <source>it is missing, busy in another program, or access was refused</source>
         <translation>设备不存在、被其他程序占用，或访问被拒绝</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_source.py" line="138"/>
+        <location filename="../../scanner_app/gui/camera/source.py" line="138"/>
         <source>Cannot open {source}: {cause}</source>
         <translation>无法打开 {source}：{cause}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera_source.py" line="170"/>
+        <location filename="../../scanner_app/gui/camera/source.py" line="170"/>
         <source>{source} delivered no frame</source>
         <translation>{source} 没有输出画面</translation>
     </message>
@@ -1266,22 +1266,22 @@
 <context>
     <name>HistoryActions</name>
     <message>
-        <location filename="../../scanner_app/gui/edit_history.py" line="91"/>
+        <location filename="../../scanner_app/gui/document/edit_history.py" line="91"/>
         <source>&amp;Undo {0}</source>
         <translation>撤销{0}(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/edit_history.py" line="91"/>
+        <location filename="../../scanner_app/gui/document/edit_history.py" line="91"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/edit_history.py" line="92"/>
+        <location filename="../../scanner_app/gui/document/edit_history.py" line="92"/>
         <source>&amp;Redo {0}</source>
         <translation>重做{0}(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/edit_history.py" line="92"/>
+        <location filename="../../scanner_app/gui/document/edit_history.py" line="92"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
@@ -1342,147 +1342,147 @@
 <context>
     <name>MainActions</name>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="66"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="66"/>
         <source>&amp;Open...</source>
         <translation>打开(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="67"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="67"/>
         <source>Open &amp;folder as batch...</source>
         <translation>打开文件夹作为批次(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="68"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="68"/>
         <source>&amp;Paste image</source>
         <translation>粘贴图片(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="69"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="69"/>
         <source>Capture from &amp;camera...</source>
         <translation>从摄像头拍摄(&amp;C)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="70"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="70"/>
         <source>Capture &amp;screen region</source>
         <translation>截取屏幕区域(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="71"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="71"/>
         <source>Sc&amp;an...</source>
         <translation>扫描(&amp;A)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="72"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="72"/>
         <source>&amp;Export...</source>
         <translation>导出(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="73"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="73"/>
         <source>&amp;Recognise again</source>
         <translation>重新识别(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="74"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="74"/>
         <source>Always &amp;OCR PDF pages</source>
         <translation>始终对 PDF 页面做 &amp;OCR</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="75"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="75"/>
         <source>Pre&amp;vious page</source>
         <translation>上一页(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="76"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="76"/>
         <source>&amp;Next page</source>
         <translation>下一页(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="77"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="77"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="78"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="78"/>
         <source>&amp;Copy selected lines</source>
         <translation>复制所选行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="79"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="79"/>
         <source>Next field to chec&amp;k</source>
         <translation>下一个待核对字段(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="80"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="80"/>
         <source>Previous field to check</source>
         <translation>上一个待核对字段</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="81"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="81"/>
         <source>&amp;Mark receipt as checked</source>
         <translation>标记票据为已核对(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="82"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="82"/>
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="83"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="83"/>
         <source>&amp;Batch</source>
         <translation>批处理(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="84"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="84"/>
         <source>&amp;Server</source>
         <translation>服务器(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="85"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="85"/>
         <source>S&amp;tress</source>
         <translation>压力测试(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="86"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="86"/>
         <source>&amp;Fields</source>
         <translation>字段(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="87"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="87"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="88"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="88"/>
         <source>&amp;About scanner-app</source>
         <translation>关于 scanner-app(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="99"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="99"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="101"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="101"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="105"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="105"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="115"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="115"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="124"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="124"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_actions.py" line="127"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="127"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -1490,106 +1490,106 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="147"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="149"/>
         <source>scanner-app - receipt and invoice OCR</source>
         <translation>scanner-app - 收据与发票文字识别</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="159"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="161"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="160"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="162"/>
         <source>Batch</source>
         <translation>批处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="160"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="162"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="161"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="163"/>
         <source>Stress</source>
         <translation>压力测试</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="163"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="165"/>
         <source>Lines</source>
         <translation>文本行</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="164"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="166"/>
         <source>Fields</source>
         <translation>字段</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/main_window.py" line="279"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="281"/>
         <source>Copied %n line(s)</source>
         <translation>
             <numerusform>已复制 %n 行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/main_window.py" line="284"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="286"/>
         <source>Copied all %n line(s)</source>
         <translation>
             <numerusform>已复制全部 %n 行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="200"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="202"/>
         <source>Open images or PDFs</source>
         <translation>打开图片或 PDF</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="158"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="160"/>
         <source>No recent files</source>
         <translation>没有最近的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="201"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="203"/>
         <source>Images and PDFs ({0});;All files (*)</source>
         <translation>图片和 PDF ({0});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="206"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="208"/>
         <source>Open a folder as a batch</source>
         <translation>打开文件夹作为批次</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="220"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="222"/>
         <source>The clipboard holds no image</source>
         <translation>剪贴板中没有图片</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="226"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="228"/>
         <source>Camera capture is not available</source>
         <translation>摄像头拍摄不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="243"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="245"/>
         <source>Screen capture is not available</source>
         <translation>屏幕截取不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="251"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="253"/>
         <source>Export the document into</source>
         <translation>将文档导出到</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="308"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="310"/>
         <source>No translation for {0} is installed</source>
         <translation>未安装 {0} 的翻译</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="318"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="320"/>
         <source>About scanner-app</source>
         <translation>关于 scanner-app</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/main_window.py" line="319"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="321"/>
         <source>scanner-app {0}
 Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
         <translation>scanner-app {0}
@@ -1599,62 +1599,62 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ModelControlBox</name>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="61"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="61"/>
         <source>Why this configuration, and live A/B (embedded demo server)</source>
         <translation>为何如此配置，以及现场 A/B 对比（内置演示服务器）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="66"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="66"/>
         <source>On the embedded CPU server, the ONNX models run in the python backend with dynamic batching off, on purpose. The tritonserver in the nvidia-pytriton wheel has only the Python backend, so ONNX Runtime runs inside it (steps/onnx_runner.py). On a CPU, batching never helped detection: two one-thread sessions per model measured 1.05 images/s against 0.92 for one two-thread session, and recognition already receives up to 16 crops per call. The production config.pbtxt (NGC container, GPU) uses the onnxruntime backend with dynamic batching. Measurements: {0}; re-measure with: {1}</source>
         <translation>在内置 CPU 服务器上，ONNX 模型运行在 python 后端且关闭动态批处理，这是有意为之。nvidia-pytriton 包中的 tritonserver 只带 Python 后端，因此 ONNX Runtime 在其中运行（steps/onnx_runner.py）。在 CPU 上批处理从未加快检测：每个模型两个单线程会话实测 1.05 张/秒，一个双线程会话为 0.92 张/秒；识别模型每次调用已收到最多 16 个裁剪。生产配置 config.pbtxt（NGC 容器，GPU）使用 onnxruntime 后端并开启动态批处理。测量结果：{0}；重新测量：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="80"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="80"/>
         <source>Dynamic batching</source>
         <translation>动态批处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="84"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="84"/>
         <source>instances: </source>
         <translation>实例数：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="85"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="85"/>
         <source>Apply to the running server</source>
         <translation>应用到运行中的服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="87"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="87"/>
         <source>Reloads the model with this config through Triton&apos;s model control (loopback demo server only); the next run in the Stress tab records it.</source>
         <translation>通过 Triton 的模型控制以此配置重新加载模型（仅限本机回环演示服务器）；压力测试页的下一次运行会记录该配置。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="119"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="119"/>
         <source>Switch, apply, then run again in the Stress tab: the runs table shows both configs.</source>
         <translation>切换并应用后，在压力测试页再运行一次：运行列表会并排显示两种配置。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="122"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="122"/>
         <source>Live switching works on the embedded server this app started (loopback), never on a LAN or remote server.</source>
         <translation>现场切换仅适用于本应用启动的内置服务器（本机回环），绝不用于局域网或远程服务器。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="146"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="146"/>
         <source>Reloading {0} with {1}...</source>
         <translation>正在以 {1} 重新加载 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="159"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="159"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="160"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="160"/>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/model_control_box.py" line="164"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="164"/>
         <source>{0} now runs with {1} (read back from the server).</source>
         <translation>{0} 现在以 {1} 运行（已从服务器读回确认）。</translation>
     </message>
@@ -1662,57 +1662,57 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ModelFactsModel</name>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="38"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="38"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="38"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="38"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="38"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="38"/>
         <source>Backend</source>
         <translation>后端</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="38"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="38"/>
         <source>max_batch_size</source>
         <translation>max_batch_size</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="39"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="39"/>
         <source>Dynamic batching</source>
         <translation>动态批处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="39"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="39"/>
         <source>Instance groups</source>
         <translation>实例组</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="78"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="78"/>
         <source>on</source>
         <translation>开</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="78"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="78"/>
         <source>off</source>
         <translation>关</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="80"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="80"/>
         <source>default</source>
         <translation>默认</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="86"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="86"/>
         <source>The embedded tritonserver (nvidia-pytriton wheel) has only the Python backend: ONNX models run through ONNX Runtime inside it.</source>
         <translation>内置的 tritonserver（nvidia-pytriton 包）只有 Python 后端：ONNX 模型在其中通过 ONNX Runtime 运行。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_models_model.py" line="89"/>
+        <location filename="../../scanner_app/gui/server/models_model.py" line="89"/>
         <source>Off on purpose on a CPU: measured slower there (see the note below); switch it live below to see the effect.</source>
         <translation>在 CPU 上有意关闭：实测更慢（见下方说明）；可在下方现场切换以查看效果。</translation>
     </message>
@@ -1809,7 +1809,7 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>RegionOverlay</name>
     <message>
-        <location filename="../../scanner_app/gui/screen_capture.py" line="63"/>
+        <location filename="../../scanner_app/gui/capture/screen.py" line="63"/>
         <source>Drag a rectangle around what to read; Esc cancels</source>
         <translation>拖出矩形框选要识别的内容；按 Esc 取消</translation>
     </message>
@@ -1817,12 +1817,12 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ResultsPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/results_panel.py" line="100"/>
+        <location filename="../../scanner_app/gui/lines/panel.py" line="100"/>
         <source>Filter lines</source>
         <translation>筛选行</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/results_panel.py" line="101"/>
+        <location filename="../../scanner_app/gui/lines/panel.py" line="101"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
@@ -1830,27 +1830,27 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ResultsTableModel</name>
     <message>
-        <location filename="../../scanner_app/gui/results_model.py" line="42"/>
+        <location filename="../../scanner_app/gui/lines/model.py" line="42"/>
         <source>#</source>
         <translation>#</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/results_model.py" line="42"/>
+        <location filename="../../scanner_app/gui/lines/model.py" line="42"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/results_model.py" line="42"/>
+        <location filename="../../scanner_app/gui/lines/model.py" line="42"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/results_model.py" line="52"/>
+        <location filename="../../scanner_app/gui/lines/model.py" line="52"/>
         <source>edited</source>
         <translation>已修改</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/results_model.py" line="56"/>
+        <location filename="../../scanner_app/gui/lines/model.py" line="56"/>
         <source>Corrected by hand; the server read &quot;{0}&quot; ({1:.3f})</source>
         <translation>已手动更正；服务器识别为“{0}”（{1:.3f}）</translation>
     </message>
@@ -1858,67 +1858,67 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ReviewBar</name>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="31"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="31"/>
         <source>Previous</source>
         <translation>上一个</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="32"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="32"/>
         <source>Next to check</source>
         <translation>下一个待核对</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="36"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="36"/>
         <source>Type the right value, Enter stores it</source>
         <translation>输入正确的值，按 Enter 保存</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="40"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="40"/>
         <source>Accept</source>
         <translation>确认</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="41"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="41"/>
         <source>The value is right as read (Enter)</source>
         <translation>识别的值正确（Enter）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="42"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="42"/>
         <source>Checked</source>
         <translation>已核对</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="44"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="44"/>
         <source>Mark the selected receipt as checked (Ctrl+M)</source>
         <translation>将所选票据标记为已核对（Ctrl+M）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="57"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="57"/>
         <source>No receipts yet</source>
         <translation>尚无票据</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="59"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="59"/>
         <source>Nothing to check</source>
         <translation>没有待核对的内容</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="61"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="61"/>
         <source>{0} of {1} to check</source>
         <translation>待核对：第 {0} 项，共 {1} 项</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="95"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="95"/>
         <source>{0}, receipt {1}</source>
         <translation>{0}，票据 {1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="99"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="99"/>
         <source>(nothing read)</source>
         <translation>（未识别到）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_bar.py" line="100"/>
+        <location filename="../../scanner_app/gui/review/bar.py" line="100"/>
         <source>{0}: {1} {2}: {3}</source>
         <translation>{0}：{1} {2}：{3}</translation>
     </message>
@@ -1926,32 +1926,32 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ReviewSession</name>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="63"/>
+        <location filename="../../scanner_app/gui/review/session.py" line="63"/>
         <source>acceptance of {0}</source>
         <translation>确认{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="68"/>
+        <location filename="../../scanner_app/gui/review/session.py" line="68"/>
         <source>correction of {0}</source>
         <translation>更正{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="92"/>
+        <location filename="../../scanner_app/gui/review/session.py" line="92"/>
         <source>Nothing to export yet.</source>
         <translation>尚无可导出的内容。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="97"/>
+        <location filename="../../scanner_app/gui/review/session.py" line="97"/>
         <source>Could not write {0}: {1}</source>
         <translation>无法写入 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="135"/>
+        <location filename="../../scanner_app/gui/review/session.py" line="135"/>
         <source>The receipts could not be read: {0}</source>
         <translation>无法读取票据：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/review_session.py" line="144"/>
+        <location filename="../../scanner_app/gui/review/session.py" line="144"/>
         <source>The review could not be stored: {0}</source>
         <translation>无法保存核对结果：{0}</translation>
     </message>
@@ -2193,135 +2193,135 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ScanDialog</name>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="91"/>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="105"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="91"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="105"/>
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="93"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="93"/>
         <source>A scanner found, or an eSCL address: http://HOST:PORT/eSCL</source>
         <translation>已找到的扫描仪，或 eSCL 地址：http://HOST:PORT/eSCL</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="96"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="96"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="99"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="99"/>
         <source>Both sides (duplex); blank back sides are dropped</source>
         <translation>双面（双工）；空白背面将被丢弃</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="100"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="100"/>
         <source>No preview</source>
         <translation>无预览</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="102"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="102"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="106"/>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="152"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="106"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="152"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="111"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="111"/>
         <source>Scanner</source>
         <translation>扫描仪</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="112"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="112"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="114"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="114"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="115"/>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="191"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="115"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="191"/>
         <source>Colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="152"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="152"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="159"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="159"/>
         <source>Looking for scanners...</source>
         <translation>正在查找扫描仪...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="174"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="174"/>
         <source>No scanner found; type a network scanner&apos;s address (http://HOST/eSCL)</source>
         <translation>未找到扫描仪；请输入网络扫描仪地址（http://HOST/eSCL）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="190"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="190"/>
         <source>Flatbed</source>
         <translation>平板</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="190"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="190"/>
         <source>Document feeder</source>
         <translation>自动进纸器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="191"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="191"/>
         <source>Grey</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="191"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="191"/>
         <source>Black and white</source>
         <translation>黑白</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="208"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="208"/>
         <source>Previewing...</source>
         <translation>正在预览...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="234"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="234"/>
         <source>Scanning page 1...</source>
         <translation>正在扫描第 1 页...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="240"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="240"/>
         <source>Cancelling...</source>
         <translation>正在取消...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="267"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="267"/>
         <source>Scanning page {0}...</source>
         <translation>正在扫描第 {0} 页...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="271"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="271"/>
         <source>Blank back side dropped ({0} so far)</source>
         <translation>已丢弃空白背面（目前共 {0} 张）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="279"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="279"/>
         <source>{0} pages scanned, {1} blank back sides dropped</source>
         <translation>已扫描 {0} 页，丢弃 {1} 张空白背面</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="282"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="282"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/scan_dialog.py" line="285"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="285"/>
         <source>The pages scanned before are kept and will be read.</source>
         <translation>之前扫描的页面会保留并被识别。</translation>
     </message>
@@ -2329,12 +2329,12 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ScreenRegionCapture</name>
     <message>
-        <location filename="../../scanner_app/gui/screen_capture.py" line="158"/>
+        <location filename="../../scanner_app/gui/capture/screen.py" line="158"/>
         <source>The screen could not be captured (the desktop does not allow it)</source>
         <translation>无法截取屏幕（桌面环境不允许）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/screen_capture.py" line="189"/>
+        <location filename="../../scanner_app/gui/capture/screen.py" line="189"/>
         <source>The screen region could not be saved: {error}</source>
         <translation>无法保存屏幕区域：{error}</translation>
     </message>
@@ -2342,97 +2342,97 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ServerConnection</name>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="73"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="73"/>
         <source>Not connected</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="138"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="138"/>
         <source>No server configured (see the Server tab)</source>
         <translation>未配置服务器（请查看“服务器”标签页）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="177"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="177"/>
         <source>Starting the embedded Triton server...</source>
         <translation>正在启动内置 Triton 服务器...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="188"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="188"/>
         <source>Stopping the embedded server...</source>
         <translation>正在停止内置服务器...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="208"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="208"/>
         <source>Disconnected</source>
         <translation>已断开</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="247"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="247"/>
         <source>Embedded Triton unhealthy: {0}</source>
         <translation>内置 Triton 服务器状态异常：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="249"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="249"/>
         <source>Embedded Triton reloaded a model: {0}</source>
         <translation>内置 Triton 服务器已重新加载一个模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="250"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="250"/>
         <source>Embedded Triton could not reload a model: {0}</source>
         <translation>内置 Triton 服务器无法重新加载模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="255"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="255"/>
         <source>Embedded Triton unhealthy, restarting: {0}</source>
         <translation>内置 Triton 服务器状态异常，正在重启：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="261"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="261"/>
         <source>Embedded Triton restarted on {0}: {1}</source>
         <translation>内置 Triton 服务器已在 {0} 上重启：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="277"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="277"/>
         <source>Connecting to {0}...</source>
         <translation>正在连接 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="307"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="307"/>
         <source>Embedded Triton started on {0} (version {1})</source>
         <translation>内置 Triton 已在 {0} 启动（版本 {1}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="309"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="309"/>
         <source>Connected to Triton {0} at {1}</source>
         <translation>已连接到 {1} 上的 Triton {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="311"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="311"/>
         <source> - down: {0}</source>
         <translation> - 不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="328"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="328"/>
         <source>Server {0} is down: {1}</source>
         <translation>服务器 {0} 不可用：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="329"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="329"/>
         <source>Server {0}: {1}</source>
         <translation>服务器 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="343"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="343"/>
         <source>The embedded server could not start: {0}</source>
         <translation>内置服务器无法启动：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="354"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="354"/>
         <source>Stopping the embedded server failed: {0}</source>
         <translation>停止内置服务器失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection.py" line="360"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="360"/>
         <source>Embedded server stopped</source>
         <translation>内置服务器已停止</translation>
     </message>
@@ -2440,97 +2440,97 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ServerPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="73"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="73"/>
         <source>Endpoints</source>
         <translation>端点</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="75"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="75"/>
         <source>Triton gRPC endpoints, one per line (host:port). Leave empty to use the embedded server.</source>
         <translation>Triton gRPC 端点，每行一个（主机:端口）。留空则使用内置服务器。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="84"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="84"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="86"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="86"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="97"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="97"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="122"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="122"/>
         <source>Embedded server</source>
         <translation>内置服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="125"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="125"/>
         <source>Start embedded server</source>
         <translation>启动内置服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="127"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="127"/>
         <source>Stop embedded server</source>
         <translation>停止内置服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="147"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="147"/>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="156"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="156"/>
         <source>Applied.</source>
         <translation>已应用。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="164"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="164"/>
         <source>No endpoint to test: enter one, or start the embedded server.</source>
         <translation>没有可测试的端点：请输入一个，或启动内置服务器。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="173"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="173"/>
         <source>Testing {0}...</source>
         <translation>正在测试 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="181"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="181"/>
         <source>Test failed: {0}</source>
         <translation>测试失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="185"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="185"/>
         <source>{0} of {1} endpoints serve the OCR pipeline.</source>
         <translation>{1} 个端点中有 {0} 个提供 OCR 流水线。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="187"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="187"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="187"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="187"/>
         <source>no</source>
         <translation>否</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="190"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="190"/>
         <source>{0}: live {1}, ready {2}</source>
         <translation>{0}：存活 {1}，就绪 {2}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="193"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="193"/>
         <source>, Triton {0}</source>
         <translation>，Triton {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server_panel.py" line="205"/>
+        <location filename="../../scanner_app/gui/server/panel.py" line="205"/>
         <source>Server version: {0}</source>
         <translation>服务器版本：{0}</translation>
     </message>
@@ -2538,17 +2538,17 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ShortcutsPage</name>
     <message>
-        <location filename="../../scanner_app/gui/shortcuts_page.py" line="26"/>
+        <location filename="../../scanner_app/gui/window/shortcuts_page.py" line="26"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/shortcuts_page.py" line="28"/>
+        <location filename="../../scanner_app/gui/window/shortcuts_page.py" line="28"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/shortcuts_page.py" line="28"/>
+        <location filename="../../scanner_app/gui/window/shortcuts_page.py" line="28"/>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
@@ -2678,37 +2678,37 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>TlsFields</name>
     <message>
-        <location filename="../../scanner_app/gui/tls_fields.py" line="20"/>
+        <location filename="../../scanner_app/gui/server/tls_fields.py" line="20"/>
         <source>CA certificate (PEM):</source>
         <translation>CA 证书（PEM）：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/tls_fields.py" line="21"/>
+        <location filename="../../scanner_app/gui/server/tls_fields.py" line="21"/>
         <source>Client certificate (PEM):</source>
         <translation>客户端证书（PEM）：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/tls_fields.py" line="22"/>
+        <location filename="../../scanner_app/gui/server/tls_fields.py" line="22"/>
         <source>Client key (PEM):</source>
         <translation>客户端私钥（PEM）：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/tls_fields.py" line="26"/>
+        <location filename="../../scanner_app/gui/server/tls_fields.py" line="26"/>
         <source>none (plain gRPC unless a file is set)</source>
         <translation>无（未设置文件时使用明文 gRPC）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/tls_fields.py" line="27"/>
+        <location filename="../../scanner_app/gui/server/tls_fields.py" line="27"/>
         <source>Browse...</source>
         <translation>浏览...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/tls_fields.py" line="38"/>
+        <location filename="../../scanner_app/gui/server/tls_fields.py" line="38"/>
         <source>Choose a PEM file</source>
         <translation>选择 PEM 文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/tls_fields.py" line="37"/>
+        <location filename="../../scanner_app/gui/server/tls_fields.py" line="37"/>
         <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
         <translation>PEM 文件 (*.pem *.crt *.key);;所有文件 (*)</translation>
     </message>
@@ -2792,67 +2792,67 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>WatchBar</name>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="63"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="63"/>
         <source>Watch a folder...</source>
         <translation>监视文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="64"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="64"/>
         <source>Read every image or PDF that appears in a folder, once (a copier&apos;s scan-to-folder)</source>
         <translation>读取文件夹中出现的每个图像或 PDF，各一次（复印机的“扫描到文件夹”）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="67"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="67"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="69"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="69"/>
         <source>Not watching a folder.</source>
         <translation>未监视文件夹。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="90"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="90"/>
         <source>Cannot watch {0}: {1}</source>
         <translation>无法监视 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="93"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="93"/>
         <source>Starting to watch {0}...</source>
         <translation>开始监视 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="103"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="103"/>
         <source>Stopping: waiting for the pages in flight...</source>
         <translation>正在停止：等待处理中的页面...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="115"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="115"/>
         <source>Folder to watch</source>
         <translation>要监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="119"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="119"/>
         <source>Where the results go</source>
         <translation>结果保存位置</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="129"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="129"/>
         <source>Cannot watch: {0}</source>
         <translation>无法监视：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="138"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="138"/>
         <source>Stopped watching {0}: {1} read, {2} failed.</source>
         <translation>已停止监视 {0}：已读取 {1} 个，失败 {2} 个。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="150"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="150"/>
         <source>Watching {0} ({1}): {2} read, {3} failed, {4} read before</source>
         <translation>正在监视 {0}（{1}）：已读取 {2} 个，失败 {3} 个，之前已读取 {4} 个</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/watch_bar.py" line="153"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="153"/>
         <source>, {0} skipped</source>
         <translation>，跳过 {0} 个</translation>
     </message>

@@ -119,7 +119,7 @@ def recognize(engine: InProcessEngine, data: bytes, name: str = "") -> PageResul
 
 
 def page_result(read: EngineRead, name: str, width: int, height: int, elapsed_ms: float) -> PageResult:
-    """The PageResult the server's answer would give (core.client.page_from_response's rules)."""
+    """The PageResult the server's answer would give (core.client.triton.page_from_response's rules)."""
     lines = tuple(
         TextLine(tuple((float(x), float(y)) for x, y in line.box), line.text, float(line.score))
         for line in read.lines

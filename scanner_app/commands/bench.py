@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from scanner_app.core.client import ClientOptions
+from scanner_app.core.client.triton import ClientOptions
 from scanner_app.core.errors import ScannerError
 from scanner_app.load.engine import LoadSpec
 from scanner_app.load.report import RunResult, speedup, write_perf_csv

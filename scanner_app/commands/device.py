@@ -18,13 +18,13 @@ from pathlib import Path
 
 from scanner_app.commands.progress import ProgressPrinter
 from scanner_app.commands.scan import _formats, _options, _page_printer, print_summary, recognizer
-from scanner_app.core.batch_export import export_store
+from scanner_app.core.batch.export import export_store
 from scanner_app.core.devices import DeviceError, ScanSettings, list_devices, open_device
 from scanner_app.core.devices.base import MODES, PAGE_SIZES
 from scanner_app.core.devices.feed import BlankDropped, PageScanned, ScanEnded, ScanSummary, scan_to_batch
 from scanner_app.core.errors import ScannerError
-from scanner_app.core.export import FORMATS
-from scanner_app.core.store import STORE_NAME, BatchStore
+from scanner_app.core.export.formats import FORMATS
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from scanner_app.core.export_layout import LAYOUTS, TEMPLATE_KEYS, OutputLayout, check_template
+from scanner_app.core.export.layout import LAYOUTS, TEMPLATE_KEYS, OutputLayout, check_template
 
 
 def _template(text: str) -> str:

@@ -7,7 +7,7 @@ import threading
 import time
 from typing import TextIO
 
-from scanner_app.core.batch_events import FileFailed, Progress, ServerWaiting
+from scanner_app.core.batch.events import FileFailed, Progress, ServerWaiting
 
 
 class ProgressPrinter:

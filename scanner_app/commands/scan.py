@@ -14,15 +14,15 @@ from typing import TextIO
 
 from scanner_app.commands.layout_args import add_layout_arguments, layout_of
 from scanner_app.commands.progress import ProgressPrinter
-from scanner_app.core.batch import run_batch
-from scanner_app.core.batch_events import BatchSummary, PageDone
-from scanner_app.core.batch_export import export_store
-from scanner_app.core.client import ClientOptions, OcrClient
-from scanner_app.core.endpoints import EndpointPool
+from scanner_app.core.batch.events import BatchSummary, PageDone
+from scanner_app.core.batch.export import export_store
+from scanner_app.core.batch.runner import run_batch
+from scanner_app.core.client.endpoints import EndpointPool
+from scanner_app.core.client.triton import ClientOptions, OcrClient
 from scanner_app.core.errors import ScannerError
-from scanner_app.core.export import FORMATS, layout_text
-from scanner_app.core.receipt_files import write_receipt_files
-from scanner_app.core.store import STORE_NAME, BatchStore
+from scanner_app.core.export.formats import FORMATS, layout_text
+from scanner_app.core.export.receipt_files import write_receipt_files
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -146,7 +146,7 @@ def _write_page_json(folder: Path, event: PageDone, fields: bool = False, split:
     if event.count > 1:
         data["page"] = event.index + 1
     if fields:
-        from scanner_app.core.fields.export import page_fields_json
+        from scanner_app.core.export.fields_sheet import page_fields_json
 
         data.update(page_fields_json(event.result))
     (folder / f"{stem}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")

@@ -14,12 +14,12 @@ from typing import TextIO
 from scanner_app.commands.layout_args import add_layout_arguments, layout_of
 from scanner_app.commands.progress import ProgressPrinter
 from scanner_app.commands.scan import recognizer
-from scanner_app.core.batch_events import FileFailed, RunStopped, ServerWaiting
-from scanner_app.core.client import ClientOptions
+from scanner_app.core.batch.events import FileFailed, RunStopped, ServerWaiting
+from scanner_app.core.client.triton import ClientOptions
 from scanner_app.core.errors import ScannerError
-from scanner_app.core.export import FORMATS
-from scanner_app.core.watch import FolderWatcher, WatchOptions
-from scanner_app.core.watch_events import FileExported, FileSkipped, WatchNotice, WatchStarted
+from scanner_app.core.export.formats import FORMATS
+from scanner_app.core.watch.events import FileExported, FileSkipped, WatchNotice, WatchStarted
+from scanner_app.core.watch.watcher import FolderWatcher, WatchOptions
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -27,10 +27,10 @@ from scanner_app.contract import (
     MAX_IMAGE_SIDE,
     MAX_PDF_BYTES,
 )
-from scanner_app.core.einvoice import SUFFIXES, einvoice_pages, is_einvoice_path
+from scanner_app.core.einvoice.pages import SUFFIXES, einvoice_pages, is_einvoice_path
 from scanner_app.core.errors import UnreadableFile
-from scanner_app.core.pdf_pages import open_pdf, pdf_page_count, render_page
-from scanner_app.core.pdf_text import TextLayer, page_text_layer
+from scanner_app.core.pdf.pages import open_pdf, pdf_page_count, render_page
+from scanner_app.core.pdf.text_layer import TextLayer, page_text_layer
 
 SUPPORTED_SUFFIXES = (
     frozenset((".jpg", ".jpeg", ".png", ".bmp", ".webp", ".gif", ".tif", ".tiff", ".pdf")) | SUFFIXES
@@ -66,7 +66,7 @@ class Page:
     original: bytes | None = field(default=None, repr=False)
     # A PDF page's own text layer (pdf_text), when iter_pages was asked to read it.
     text_layer: TextLayer | None = field(default=None, repr=False)
-    # An e-invoice's (OFD, 数电票 XML) field values, read exactly (core.einvoice).
+    # An e-invoice's (OFD, 数电票 XML) field values, read exactly (core.einvoice.pages).
     exact_fields: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     @property

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scanner_app.contract import MARK_DOCUMENT
-from scanner_app.core.receipt_frame import frame_transform
+from scanner_app.core.page.receipt_frame import frame_transform
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class PageResult:
     source: str = "ocr"
     # Payloads of the QR codes decoded on the page image (a fapiao's QR: fields.vat_qr).
     codes: tuple[str, ...] = ()
-    # Field values read exactly from an e-invoice's own data (OFD / XML: core.einvoice), by field name.
+    # Field values read exactly from an e-invoice's own data (OFD / XML: core.einvoice.pages), by field name.
     exact_fields: tuple[tuple[str, str], ...] = ()
     # Notes in another ink than the print (a clerk's pen marks: ocr.line_ink), kept apart from the
     # document's lines: not in its text, fields or reading order; shown and kept in the JSON.

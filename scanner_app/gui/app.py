@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scanner_app import __version__
-from scanner_app.gui.languages import LANGUAGES
+from scanner_app.gui.i18n.languages import LANGUAGES
 
 ORGANIZATION = APPLICATION = "scanner-app"
 
@@ -45,11 +45,11 @@ def run(args: argparse.Namespace) -> int:
         from PySide6.QtGui import QIcon
 
         app.setWindowIcon(QIcon(str(icon)))
-    from scanner_app.gui.connection import ServerConnection  # after the app exists (QSettings)
-    from scanner_app.gui.i18n import Translations, configured_language
-    from scanner_app.gui.main_window import MainWindow
+    from scanner_app.gui.connection.link import ServerConnection  # after the app exists (QSettings)
+    from scanner_app.gui.i18n.translators import Translations, configured_language
     from scanner_app.gui.theme import SETTING as THEME_SETTING
     from scanner_app.gui.theme import ThemeFollower
+    from scanner_app.gui.window.main_window import MainWindow
 
     choice = args.theme or str(QSettings().value(THEME_SETTING, "system"))
     _theme = ThemeFollower(app, choice)  # the system's light or dark scheme, followed while the app runs

@@ -21,7 +21,7 @@ Why no superqt worker and no emit on this object: other threads emit only on a `
 hold a Python reference to and that no Qt parent deletes. A superqt worker's signals object is
 deleted on the pool thread that ran it, while the GUI thread may be disconnecting it from a deleted
 owner, and an emit on a Background the GUI thread is deleting races its destruction: both crashed a
-stress of owners deleted with calls and posts in flight (`tests/gui/test_gui_background.py`).
+stress of owners deleted with calls and posts in flight (`tests/gui/test_background.py`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from tritonclient.utils import InferenceServerException
 
-from scanner_app.core.client import ClientOptions
+from scanner_app.core.client.triton import ClientOptions
 from scanner_app.load.host_metrics import ProcessTreeCpu, fetch_metrics, mean, total
 
 _PHASES = ("queue", "compute_input", "compute_infer", "compute_output")

@@ -27,8 +27,8 @@ from scanner_app.contract import (
     REC_INPUT,
     RECOGNITION_MODEL,
 )
-from scanner_app.core.client import ClientOptions, OcrClient, map_error
-from scanner_app.core.endpoints import EndpointPool
+from scanner_app.core.client.endpoints import EndpointPool
+from scanner_app.core.client.triton import ClientOptions, OcrClient, map_error
 from scanner_app.core.results import PageResult
 from scanner_app.load.baseline_target import BaselineTarget
 from scanner_app.load.golden import GoldenTarget, Timed
@@ -227,7 +227,7 @@ def make_target(
 
 def sample_images(count: int = 8, seed: int = 0) -> list[bytes]:
     """Rendered receipts (JPEG), distinct in every line: the default inputs of a load run."""
-    from scanner_app.samples import distinct_receipts, encode
+    from scanner_app.samples.documents import distinct_receipts, encode
 
     return [encode(doc.image, "JPEG") for doc in distinct_receipts(count, seed)]
 

@@ -59,7 +59,7 @@ class OrientationParams:
     line_flip: float = 0.5  # classifier probability of 180 for which a doubtful line is read turned
     # The turned reading is kept when it scores this much higher (and >= line_doubt). Short symmetric
     # lines (".S", "*") gain up to ~0.19 read turned on upright SROIE pages; a line really upside
-    # down gains ~0.25 (tests/test_orientation.py).
+    # down gains ~0.25 (tests/ocr/test_orientation.py).
     line_gain: float = 0.2
     max_batch: int = 64  # crops per classifier call (<= its max_batch_size)
 

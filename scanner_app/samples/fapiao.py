@@ -17,8 +17,8 @@ import qrcode
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from scanner_app.core.fields.amounts import to_chinese_upper
-from scanner_app.samples import RenderedDoc, RenderedLine
-from scanner_app.samples_invoices import CN_CITIES, CN_NAMES, CN_TRADES, find_cjk_font, make_uscc
+from scanner_app.samples.documents import RenderedDoc, RenderedLine
+from scanner_app.samples.invoices import CN_CITIES, CN_NAMES, CN_TRADES, find_cjk_font, make_uscc
 
 LAYOUTS = ("standard", "company", "wrapped", "scanned", "highres")
 WRONG = ("tax", "words", "item")  # which printed figure a ``wrong`` page gets wrong

@@ -11,11 +11,11 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from PIL import Image, ImageDraw, ImageFont
 
-from scanner_app.core.cjk_font import CJK_FONT_PACKAGE, find_cjk_font  # noqa: F401 (make_samples.py)
 from scanner_app.core.fields.amounts import to_chinese_upper
 from scanner_app.core.fields.uscc import CHARSET, check_char
+from scanner_app.core.pdf.fonts import CJK_FONT_PACKAGE, find_cjk_font  # noqa: F401 (make_samples.py)
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.samples import (
+from scanner_app.samples.documents import (
     CATALOG,
     CITIES,
     STREETS,

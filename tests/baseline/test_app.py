@@ -19,10 +19,10 @@ from scanner_app.baseline.app import READY_PREFIX
 from scanner_app.baseline.ceiling import Layout, measure_layout
 from scanner_app.baseline.launcher import BaselineProcess, BaselineStartError
 from scanner_app.contract import MAX_IMAGE_BYTES
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.errors import InvalidImage
 from scanner_app.load.baseline_target import BaselineTarget
-from scanner_app.samples import distinct_receipts, encode, render_text_lines
+from scanner_app.samples.documents import distinct_receipts, encode, render_text_lines
 from scanner_app.server import shm
 from scanner_app.server.embedded import EmbeddedServer
 

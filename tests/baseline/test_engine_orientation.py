@@ -18,10 +18,11 @@ from scanner_app.baseline.app import create_app
 from scanner_app.baseline.engine import build_engine, pipeline_settings
 from scanner_app.core.results import PageResult
 from scanner_app.ocr.in_process import InProcessEngine
-from scanner_app.samples import distinct_receipts, encode
-from scanner_app.samples_glass import lay_on_glass
+from scanner_app.samples.documents import distinct_receipts, encode
+from scanner_app.samples.glass import lay_on_glass
+from tests.helpers.paths import SROIE_IMAGES
 
-RECEIPT = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img" / "001.jpg"
+RECEIPT = SROIE_IMAGES / "001.jpg"
 
 
 @pytest.fixture(scope="module")

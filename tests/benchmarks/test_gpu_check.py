@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from scanner_app.server.hardware import find_gpus
+from tests.helpers.paths import BENCHMARKS
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "gpu_check.py"
+SCRIPT = BENCHMARKS / "gpu_check.py"
 
 
 def _run(*args: str, timeout: float = 1200) -> subprocess.CompletedProcess[str]:

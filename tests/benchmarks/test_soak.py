@@ -10,7 +10,9 @@ from types import ModuleType
 
 import pytest
 
-SOAK = Path(__file__).resolve().parents[1] / "benchmarks" / "soak.py"
+from tests.helpers.paths import BENCHMARKS
+
+SOAK = BENCHMARKS / "soak.py"
 
 
 def _soak_module() -> ModuleType:

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "sroie_score.py"
+from tests.helpers.paths import BENCHMARKS
+
+_PATH = BENCHMARKS / "sroie_score.py"
 _spec = importlib.util.spec_from_file_location("sroie_score", _PATH)
 assert _spec is not None and _spec.loader is not None
 ss = importlib.util.module_from_spec(_spec)

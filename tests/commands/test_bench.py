@@ -10,7 +10,7 @@ import pytest
 
 from scanner_app.cli import main
 from scanner_app.load.report import PERF_CSV_COLUMNS
-from scanner_app.samples import distinct_receipts, encode
+from scanner_app.samples.documents import distinct_receipts, encode
 from scanner_app.server.embedded import EmbeddedServer
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 
 from scanner_app.core.schema import PAGE_SCHEMA
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.samples.documents import encode, render_text_lines
 from scanner_app.server.embedded import EmbeddedServer
 
 

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pypdfium2
 import pytest
-from filegen import png_claiming
 from PIL import Image
 
-from scanner_app.core.store import STORE_NAME, BatchStore
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.samples.documents import encode, render_text_lines
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
+from tests.helpers.filegen import png_claiming
 
 GOOD = 40
 HYPERLINK = '=HYPERLINK("http://x","y")'

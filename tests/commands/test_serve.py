@@ -13,17 +13,17 @@ from pathlib import Path
 
 import pytest
 import tritonclient.grpc as grpcclient
-from tls_certs import TlsFiles, make_tls_files
 from tritonclient.utils import InferenceServerException
 
 from scanner_app.commands import serve
 from scanner_app.contract import PIPELINE_MODEL
-from scanner_app.core.client import ClientOptions, OcrClient
+from scanner_app.core.client.triton import ClientOptions, OcrClient
 from scanner_app.core.errors import ServerUnavailable, TlsError
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.samples.documents import encode, render_text_lines
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.listen import ListenRefused, ServerTls, is_loopback, plan_listen
 from scanner_app.server.ports import free_port, resolve_ports
+from tests.helpers.tls_certs import TlsFiles, make_tls_files
 
 ONCE = {"retries": 0, "timeout_s": 30.0}
 TEXT = "TLS 2026 OK"

@@ -29,10 +29,11 @@ import tritonclient.grpc as grpcclient
 from PIL import Image
 
 from scanner_app.contract import PIPELINE_MODEL
-from scanner_app.core.store import STORE_NAME, BatchStore
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
 from scanner_app.server.embedded import EmbeddedServer
+from tests.helpers.paths import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = SHARED_DATA
 SETS = [DATA / "sroie" / "img", DATA / "sroie-dev" / "img"]
 N_FILES = 200
 JOBS = 2

@@ -13,15 +13,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from filegen import png_claiming
 from PIL import Image
 
-from scanner_app import contract, samples
-from scanner_app.core import images, pdf_pages
+from scanner_app import contract
+from scanner_app.core import images
 from scanner_app.core.errors import UnreadableFile
 from scanner_app.core.images import Page, count_pages, discover, encode_for_wire, iter_pages
-from scanner_app.core.pdf_pages import render_scale
+from scanner_app.core.pdf import pages as pdf_pages
+from scanner_app.core.pdf.pages import render_scale
 from scanner_app.ocr.decode import decode_image
+from scanner_app.samples import documents as samples
+from tests.helpers.filegen import png_claiming
 
 RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 160, 0), (0, 0, 255), (255, 255, 255)
 

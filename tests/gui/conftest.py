@@ -28,7 +28,7 @@ def isolated_settings(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture
 def connection(qtbot, triton) -> Iterator:
     """The app's ServerConnection to the session's real Triton server, ready."""
-    from scanner_app.gui.connection import ServerConnection
+    from scanner_app.gui.connection.link import ServerConnection
 
     conn = ServerConnection(urls=[triton.grpc_url], start_embedded_if_unconfigured=False)
     conn.start()

@@ -12,8 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-LAUNCHER = ROOT / "packaging" / "desktop" / "launcher.py"
+from tests.helpers.paths import REPO
+
+LAUNCHER = REPO / "packaging" / "desktop" / "launcher.py"
 
 
 def closed_port() -> int:

@@ -11,8 +11,8 @@ from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 from scanner_app.gui import theme
-from scanner_app.gui.batch_table_model import FAILED_COLOUR
-from scanner_app.gui.fields_model import FLAGGED
+from scanner_app.gui.batch.table_model import FAILED_COLOUR
+from scanner_app.gui.fields.model import FLAGGED
 from scanner_app.gui.viewer.overlay import OverlayStyle
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from scanner_app.core.batch_events import Event
+from scanner_app.core.batch.events import Event
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.samples.documents import encode, render_text_lines
 
 
 class Recorder:

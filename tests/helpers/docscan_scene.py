@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from scanner_app.samples import RenderedDoc, RenderedLine, find_font
+from scanner_app.samples.documents import RenderedDoc, RenderedLine, find_font
 
 # A till receipt: (left text, right text) per row; "" for none. Rows are tight, as on thermal paper.
 RECEIPT_ROWS = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.samples_invoices import perfect_page as page_of
+from scanner_app.samples.invoices import perfect_page as page_of
 
 __all__ = ["page_from_rows", "page_of"]
 

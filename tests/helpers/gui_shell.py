@@ -9,9 +9,9 @@ from pathlib import Path
 from PySide6.QtGui import QImage
 
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.gui.connection import ServerConnection
-from scanner_app.gui.main_window import MainWindow
-from scanner_app.gui.session import SessionFolder
+from scanner_app.gui.connection.link import ServerConnection
+from scanner_app.gui.document.session_folder import SessionFolder
+from scanner_app.gui.window.main_window import MainWindow
 
 READY_TIMEOUT_MS = 120_000
 RECOGNIZE_TIMEOUT_MS = 180_000

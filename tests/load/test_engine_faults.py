@@ -18,8 +18,9 @@ from scanner_app.load.engine import LoadRun, LoadSpec
 from scanner_app.load.server_stats import ServerMonitor
 from scanner_app.load.targets import make_target, sample_images
 from scanner_app.server.embedded import EmbeddedServer
+from tests.helpers.paths import TESTS
 
-FIXTURE = Path(__file__).parent / "fixtures" / "swap_model"
+FIXTURE = TESTS / "fixtures" / "swap_model"
 MODELS = {"det_swap": "true", "det_batched": "false"}
 
 

@@ -1,6 +1,6 @@
 """Scale-out on one machine: two real embedded servers behind the client's endpoint list, under load.
 
-tests/test_client.py covers the EndpointPool itself (spreading, failover, taking a server back).
+tests/core/client/test_triton.py covers the EndpointPool itself (spreading, failover, taking a server back).
 Here the app's load engine (scanner_app.load) drives the pool the way the Stress tab does, with
 distinct receipts checked against their golden responses, and the spread is counted by the servers.
 """

@@ -9,8 +9,9 @@ from google.protobuf import text_format
 from tritonclient.grpc import model_config_pb2
 
 from scanner_app import contract
+from tests.helpers.paths import MODEL_REPOSITORY
 
-REPOSITORY = Path(__file__).resolve().parents[1] / "model_repository"
+REPOSITORY = MODEL_REPOSITORY
 CONFIGS = sorted(REPOSITORY.glob("*/config.pbtxt")) + sorted(REPOSITORY.glob("*/configs/local.pbtxt"))
 
 

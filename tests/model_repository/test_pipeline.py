@@ -9,9 +9,9 @@ import tritonclient.grpc as grpcclient
 from PIL import Image
 
 from scanner_app.contract import DETECTION_MODEL, RECOGNITION_MODEL
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.errors import InvalidImage
-from scanner_app.samples import (
+from scanner_app.samples.documents import (
     distinct_receipts,
     encode,
     render_blank,

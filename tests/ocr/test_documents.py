@@ -13,13 +13,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scanner_app.core.client import OcrClient
-from scanner_app.core.fields.export import FIELDS_CSV, page_fields_json
+from scanner_app.core.client.triton import OcrClient
+from scanner_app.core.export.fields_sheet import FIELDS_CSV, page_fields_json
 from scanner_app.core.fields.extract import extract_fields
 from scanner_app.ocr.documents import DocumentParams, assign_lines, find_documents
-from scanner_app.samples import distinct_receipts, encode, render_invoice
-from scanner_app.samples_glass import lay_on_glass
+from scanner_app.samples.documents import distinct_receipts, encode, render_invoice
+from scanner_app.samples.glass import lay_on_glass
 from scanner_app.server.embedded import EmbeddedServer
+from tests.helpers.paths import SHARED_DATA
 
 
 def _iou(a: object, b: object) -> float:
@@ -86,7 +87,7 @@ def test_a_glass_page_comes_back_as_its_receipts(client: OcrClient) -> None:
     assert len(data["receipts"]) == 3 and all("fields" in r for r in data["receipts"])
 
 
-DEV = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie-dev"
+DEV = SHARED_DATA / "sroie-dev"
 
 
 @pytest.mark.skipif(not DEV.is_dir(), reason=f"needs the real receipts in {DEV} (absent on a fresh clone)")

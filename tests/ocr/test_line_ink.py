@@ -15,12 +15,12 @@ import pytest
 from PIL import Image
 
 from scanner_app.baseline.engine import build_engine
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.fields.extract import extract_fields
 from scanner_app.core.results import MARK_DOCUMENT, PageResult, TextLine, page_from_owned
 from scanner_app.ocr.documents import MARK, DocumentParams
 from scanner_app.ocr.line_ink import InkParams, foreign_ink
-from scanner_app.samples import encode, render_invoice
+from scanner_app.samples.documents import encode, render_invoice
 from scanner_app.server.embedded import EmbeddedServer
 
 BLACK, TINT, BLUE_PEN, RED_PEN = (20, 20, 20), (120, 60, 40), (170, 60, 20), (40, 30, 200)  # BGR
@@ -149,7 +149,7 @@ def test_a_request_can_turn_the_check_off(triton: EmbeddedServer) -> None:
     import tritonclient.grpc as grpcclient
 
     from scanner_app.contract import IMAGE_INPUT, PIPELINE_MODEL
-    from scanner_app.core.client import page_from_response
+    from scanner_app.core.client.triton import page_from_response
 
     image, note, _ = _with_pen_note(seed=6)
     tensor = grpcclient.InferInput(IMAGE_INPUT, [1, 1], "BYTES")

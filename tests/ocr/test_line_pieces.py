@@ -24,8 +24,9 @@ from scanner_app.ocr.line_leader import find_leaders, join_leaders
 from scanner_app.ocr.line_merge import merged_box, overlapping_groups
 from scanner_app.ocr.line_split import blank_cuts, split_at_blanks
 from scanner_app.ocr.params import MergeParams, RecParams, SplitParams
+from tests.helpers.paths import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = SHARED_DATA
 FONT, SCALE, THICK = cv2.FONT_HERSHEY_SIMPLEX, 0.9, 2
 MERGE, SPLIT = MergeParams(), SplitParams()
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.ocr import orientation as ori
-from scanner_app.samples import encode, render_invoice
+from scanner_app.samples.documents import encode, render_invoice
 from scanner_app.server.embedded import EmbeddedServer
 
 
@@ -93,7 +93,7 @@ def test_a_request_can_turn_orientation_and_documents_off(triton: EmbeddedServer
     import tritonclient.grpc as grpcclient
 
     from scanner_app.contract import IMAGE_INPUT, PIPELINE_MODEL
-    from scanner_app.core.client import page_from_response
+    from scanner_app.core.client.triton import page_from_response
 
     turned = encode(render_invoice(seed=3).image.rotate(180, expand=True), "PNG")
     tensor = grpcclient.InferInput(IMAGE_INPUT, [1, 1], "BYTES")

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.ocr.decode import decode_sized
 from scanner_app.ocr.in_process import InProcessEngine
 from scanner_app.ocr.orientation import Models, OrientationParams, read_page
@@ -24,8 +24,9 @@ from scanner_app.ocr.params import ColonParams, RecParams
 from scanner_app.ocr.punctuation import ColonExtension, colon_extension, colon_extensions, colon_reading
 from scanner_app.server import model_fetch
 from scanner_app.server.embedded import EmbeddedServer
+from tests.helpers.paths import SROIE_IMAGES
 
-RECEIPTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img"
+RECEIPTS = SROIE_IMAGES
 FONT, SCALE, THICK = cv2.FONT_HERSHEY_SIMPLEX, 0.9, 2
 PARAMS = ColonParams()
 

@@ -21,10 +21,11 @@ from scanner_app.ocr.engine import plan_crops
 from scanner_app.ocr.params import REC_POINT_PROB, REC_SPACE_PROB, RecParams
 from scanner_app.ocr.recognize import crop_text_line, ctc_decode
 from scanner_app.server import model_fetch, onnx_rewrite
+from tests.helpers.paths import SROIE_IMAGES
 
 KEYS = ["", "A", "B", " "]  # blank, two characters, the space class last (use_space_char)
 DIGIT_KEYS = ["", "8", ".", " "]
-RECEIPTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img"
+RECEIPTS = SROIE_IMAGES
 
 
 def _fixed_rec_model(frame_probs: np.ndarray, point_index: int | None = None) -> bytes:

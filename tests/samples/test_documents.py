@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from scanner_app import samples
-from scanner_app.samples import RenderedDoc
+from scanner_app.samples import documents as samples
+from scanner_app.samples.documents import RenderedDoc
+from tests.helpers.paths import REPO
 
-ROOT = Path(__file__).resolve().parents[1]
 INVOICE_SEEDS = range(12)
 
 
@@ -186,13 +186,13 @@ def test_distinct_receipts() -> None:
 
 def test_committed_demo_invoice_matches_renderer() -> None:
     """resources/samples/ holds render_invoice(0); rerun resources/make_samples.py if this fails."""
-    truth = json.loads((ROOT / "resources/samples/invoice.json").read_text())
+    truth = json.loads((REPO / "resources/samples/invoice.json").read_text())
     doc = samples.render_invoice(0)
     assert (truth["width"], truth["height"]) == doc.image.size
     assert [ln["text"] for ln in truth["lines"]] == doc.texts
     for ln, line in zip(truth["lines"], doc.lines, strict=True):
         assert np.allclose(ln["box"], line.box, atol=3)  # tolerate FreeType version differences
-    with Image.open(ROOT / "resources/samples/invoice.png") as png:
+    with Image.open(REPO / "resources/samples/invoice.png") as png:
         assert png.size == doc.image.size
         assert np.abs(np.asarray(png.convert("L"), int) - np.asarray(doc.image.convert("L"), int)).mean() < 2
-    assert (ROOT / "resources/samples/invoice.png").stat().st_size < 300_000
+    assert (REPO / "resources/samples/invoice.png").stat().st_size < 300_000

@@ -27,6 +27,7 @@ from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.supervise import stubs_of
 from scanner_app.server.triton_install import STUB_WRAPPER
 from scanner_app.steps.heap import MMAP_THRESHOLD_ENV
+from tests.helpers.paths import SROIE_IMAGES
 
 
 def _library(folder: Path, file: str) -> Path:
@@ -115,7 +116,7 @@ def test_the_server_runs_on_jemalloc_and_its_stubs_do_not(triton: EmbeddedServer
         assert Path(f"/proc/{stub.info.pid}/exe").resolve().name == "triton_python_backend_stub.bin"
 
 
-RECEIPT = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img" / "000.jpg"
+RECEIPT = SROIE_IMAGES / "000.jpg"
 
 
 def test_a_fresh_machine_s_mimalloc_serves_a_receipt(model_repository: Path, tmp_path: Path) -> None:

@@ -4,8 +4,6 @@ RSS counted its pages once per mapping)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import tritonclient.grpc as grpcclient
 
@@ -13,8 +11,9 @@ from scanner_app import contract
 from scanner_app.server import shm
 from scanner_app.server.embedded import SHM_DEFAULT_BYTES, EmbeddedServer
 from scanner_app.server.supervise import stubs_of
+from tests.helpers.paths import SROIE_IMAGES
 
-RECEIPT = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img" / "000.jpg"
+RECEIPT = SROIE_IMAGES / "000.jpg"
 
 
 def test_regions_start_at_their_working_size(triton: EmbeddedServer) -> None:

@@ -25,8 +25,9 @@ from scanner_app.server.model_configs import (
     render_repository,
 )
 from scanner_app.steps.providers import CPU, CUDA, TENSORRT, ProviderError, execution_providers
+from tests.helpers.paths import MODEL_REPOSITORY
 
-REPOSITORY = Path(__file__).resolve().parents[1] / "model_repository"
+REPOSITORY = MODEL_REPOSITORY
 LOCAL_CONFIGS = sorted(REPOSITORY.glob("*/configs/local.pbtxt"))
 H200 = Gpu(0, "NVIDIA H200", 143771)
 T4 = Gpu(1, "Tesla T4", 15360)

@@ -1,5 +1,5 @@
 """Live model control's pure half: config overrides and the loopback-only rule (the real server: see
-tests/gui/test_gui_server_model_control.py)."""
+tests/gui/server/test_model_control_box.py)."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from scanner_app.server import shm
 from scanner_app.server.supervise import stubs_of
+from tests.helpers.paths import SROIE_IMAGES
 
 GONE_WITHIN_S = 120.0  # a bound for the wait, far above the server's exit timeout
 
@@ -63,7 +64,7 @@ def _wait_gone(pid: int) -> bool:
 def test_app_terminated_while_its_server_is_busy_leaves_no_process(
     model_repository: Path, tmp_path: Path
 ) -> None:
-    receipt = sorted((Path(__file__).resolve().parents[2] / "shared/data/sroie/img").glob("*.jpg"))[0]
+    receipt = sorted(SROIE_IMAGES.glob("*.jpg"))[0]
     command = [sys.executable, "-c", BUSY_APP, str(model_repository), str(tmp_path / "s.log"), str(receipt)]
     app = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:

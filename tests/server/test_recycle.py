@@ -13,7 +13,7 @@ import tritonclient.grpc as grpcclient
 from tritonclient.utils import InferenceServerException
 
 from scanner_app import contract
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.samples.documents import encode, render_text_lines
 from scanner_app.server import shm, supervise
 from scanner_app.server.embedded import BACKEND_SHM_BYTES, SHM_DEFAULT_BYTES, SHM_GROWTH_BYTES, EmbeddedServer
 from scanner_app.server.region_bounds import RecycleLimiter, oversized, region_bound

@@ -15,6 +15,7 @@ from scanner_app.server.shm import REGION_PREFIX, SHM_DIR, ProcInfo
 from scanner_app.server.supervise import Stub, Supervisor, model_of
 from scanner_app.steps.heap import TRIM_AB_ENV, TRIM_THRESHOLD_BYTES, trim_threshold_bytes
 from scanner_app.steps.providers import ARENA_AB_ENV, use_cpu_arena
+from tests.helpers.paths import BENCHMARKS
 
 
 class _NoServer:
@@ -86,7 +87,7 @@ def test_the_trim_threshold_is_the_configs_or_the_ab_runs_for_instance_0() -> No
 
 def _soak() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
-        "soak", Path(__file__).parents[1] / "benchmarks" / "soak.py"
+        "soak", BENCHMARKS / "soak.py"
     )
     assert spec is not None and spec.loader is not None
     soak = importlib.util.module_from_spec(spec)

@@ -8,12 +8,12 @@ from pathlib import Path
 from PIL import Image
 
 from scanner_app.core import images
-from scanner_app.core.edits import edited_page
-from scanner_app.core.export import DocumentResult, export
-from scanner_app.core.export_layout import Namer, OutputLayout
-from scanner_app.core.fields.batch import sheet_edits, sheet_receipt_edits
-from scanner_app.core.fields.export import export_fields
-from scanner_app.core.store import BatchStore, utf8_safe
+from scanner_app.core.batch.fields import sheet_edits, sheet_receipt_edits
+from scanner_app.core.export.fields_sheet import export_fields
+from scanner_app.core.export.formats import DocumentResult, export
+from scanner_app.core.export.layout import Namer, OutputLayout
+from scanner_app.core.store.apply_edits import edited_page
+from scanner_app.core.store.batch_store import BatchStore, utf8_safe
 
 PdfNames = Callable[[DocumentResult], str]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from scanner_app.core.edits import edited_page
+from scanner_app.core.export.reimbursement import SheetRow
 from scanner_app.core.fields.extract import extract_fields
-from scanner_app.core.fields.reimbursement import SheetRow
-from scanner_app.core.store import BatchStore
+from scanner_app.core.store.apply_edits import edited_page
+from scanner_app.core.store.batch_store import BatchStore
 
 
 def batch_rows(store: BatchStore) -> list[SheetRow]:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from scanner_app.core import images
-from scanner_app.core.store import STORE_NAME, BatchStore
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
 
 PROGRESS_EVERY = 50  # files added between two add_to_store progress calls
 

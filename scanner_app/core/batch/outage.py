@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from scanner_app.core.batch_events import ServerWaiting
+from scanner_app.core.batch.events import ServerWaiting
 from scanner_app.core.errors import ServerTimeout, ServerUnavailable, TlsError
 from scanner_app.core.results import PageResult
 

@@ -23,7 +23,7 @@ def text_layer_result(page: images.Page) -> PageResult | None:
         return None
     width, height = page.image.size
     lines, turn = layer.lines, layer.orientation
-    exact = page.exact_fields  # an e-invoice's own field values (core.einvoice)
+    exact = page.exact_fields  # an e-invoice's own field values (core.einvoice.pages)
     return PageResult(
         page.name, width, height, lines, orientation=turn, source="text-layer", exact_fields=exact
     )

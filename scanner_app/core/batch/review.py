@@ -17,14 +17,14 @@ from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
 
-from scanner_app.core.edits import edited_page
+from scanner_app.core.export.fields_sheet import receipt_rows
+from scanner_app.core.export.reimbursement import COLUMNS, SheetRow, write_sheet
 from scanner_app.core.fields.amounts import to_decimal
 from scanner_app.core.fields.dates import parse_date
-from scanner_app.core.fields.export import receipt_rows
 from scanner_app.core.fields.extract import extract_fields
 from scanner_app.core.fields.model import LOW_CONFIDENCE, REQUIRED_FIELDS, InvoiceFields
-from scanner_app.core.fields.reimbursement import COLUMNS, SheetRow, write_sheet
-from scanner_app.core.store import BatchStore, PageRecord
+from scanner_app.core.store.apply_edits import edited_page
+from scanner_app.core.store.batch_store import BatchStore, PageRecord
 
 __all__ = ["LOW_CONFIDENCE", "FileReview", "ReceiptReview", "ReviewItem", "ReviewQueue", "load_reviews",
            "write_batch_sheet"]  # fmt: skip

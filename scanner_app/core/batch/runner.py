@@ -4,7 +4,7 @@
 ``jobs`` requests in flight, maps boxes back to the page's pixels and saves each page as it
 arrives. A run that was cancelled, killed or lost its server leaves unfinished files queued; the
 next run sends only the pages not stored yet. One run at a time per store. What a page's stored result
-is: scanner_app.core.batch_pages; adding the inputs to the store: scanner_app.core.batch_inputs.
+is: scanner_app.core.batch.pages; adding the inputs to the store: scanner_app.core.batch.inputs.
 
 Events go to ``on_event`` from the thread that produced them (the ``run()`` thread, a worker, or
 the caller of cancel()), possibly from several at once, each after the store write it reports;
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scanner_app.core import images
-from scanner_app.core.batch_events import (
+from scanner_app.core.batch.events import (
     BatchFinished,
     BatchSummary,
     Event,
@@ -34,9 +34,9 @@ from scanner_app.core.batch_events import (
     Progress,
     RunStopped,
 )
-from scanner_app.core.batch_inputs import PROGRESS_EVERY, add_to_store
-from scanner_app.core.batch_outage import POISON_TIMEOUTS, OutagePolicy, OutOfPatience, Stopped
-from scanner_app.core.batch_pages import failure_cause, in_page_pixels, text_layer_result
+from scanner_app.core.batch.inputs import PROGRESS_EVERY, add_to_store
+from scanner_app.core.batch.outage import POISON_TIMEOUTS, OutagePolicy, OutOfPatience, Stopped
+from scanner_app.core.batch.pages import failure_cause, in_page_pixels, text_layer_result
 from scanner_app.core.errors import (
     ClientConfigError,
     InferenceFailed,
@@ -44,9 +44,9 @@ from scanner_app.core.errors import (
     ServerUnavailable,
     TlsError,
 )
-from scanner_app.core.page_codes import with_codes
+from scanner_app.core.fields.page_codes import with_codes
 from scanner_app.core.results import PageResult
-from scanner_app.core.store import STORE_NAME, BatchStore, FileRecord
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore, FileRecord
 
 __all__ = ["POISON_TIMEOUTS", "PROGRESS_EVERY", "BatchRunner", "Recognize", "add_to_store", "run_batch",
            "text_layer_result"]  # fmt: skip

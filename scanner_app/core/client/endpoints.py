@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from scanner_app.core.client import ClientOptions, OcrClient, PipelineInfo
+from scanner_app.core.client.triton import ClientOptions, OcrClient, PipelineInfo
 from scanner_app.core.errors import ServerTimeout, ServerUnavailable
 from scanner_app.core.results import PageResult
 

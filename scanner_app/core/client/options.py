@@ -1,6 +1,6 @@
 """How the client talks to a server (deadlines, retries, backoff, TLS) and the one way to open a gRPC client.
 
-Used by scanner_app.core.client (OcrClient) and every other caller that opens a tritonclient client.
+Used by scanner_app.core.client.triton (OcrClient) and every other caller that opens a tritonclient client.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import tritonclient.grpc as grpcclient
 
-from scanner_app.core import tls as tlsmod
+from scanner_app.core.client import tls as tlsmod
 
 
 @dataclass(frozen=True)

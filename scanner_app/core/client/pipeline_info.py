@@ -1,7 +1,7 @@
 """What a server says about the pipeline (tensors, model configurations) and whether it fits this client.
 
 Plain records and parsers of the server's metadata and configuration JSON; the calls that fetch
-them: scanner_app.core.client.OcrClient.connect().
+them: scanner_app.core.client.triton.OcrClient.connect().
 """
 
 from __future__ import annotations

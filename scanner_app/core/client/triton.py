@@ -2,7 +2,7 @@
 
 Only UNAVAILABLE and DEADLINE_EXCEEDED are retried (exponential backoff with jitter); TLS
 handshake failures, refused images and unknown models never are. The options and the channel:
-scanner_app.core.client_options; what connect() reports and checks: scanner_app.core.pipeline_info
+scanner_app.core.client.options; what connect() reports and checks: scanner_app.core.client.pipeline_info
 (both re-exported here).
 """
 
@@ -30,19 +30,10 @@ from scanner_app.contract import (
     SCORES_OUTPUT,
     TEXTS_OUTPUT,
 )
-from scanner_app.core import tls as tlsmod
-from scanner_app.core.client_options import ClientOptions
-from scanner_app.core.client_options import _channel_args as _channel_args  # tests read it from here
-from scanner_app.core.errors import (
-    InferenceFailed,
-    InvalidImage,
-    ScannerError,
-    ServerContractError,
-    ServerTimeout,
-    ServerUnavailable,
-    TlsError,
-)
-from scanner_app.core.pipeline_info import (
+from scanner_app.core.client import tls as tlsmod
+from scanner_app.core.client.options import ClientOptions
+from scanner_app.core.client.options import _channel_args as _channel_args  # tests read it from here
+from scanner_app.core.client.pipeline_info import (
     PIPELINE_INPUTS,
     PIPELINE_OUTPUTS,
     InstanceGroup,
@@ -52,6 +43,15 @@ from scanner_app.core.pipeline_info import (
     contract_problems,
     model_facts,
     tensor_spec,
+)
+from scanner_app.core.errors import (
+    InferenceFailed,
+    InvalidImage,
+    ScannerError,
+    ServerContractError,
+    ServerTimeout,
+    ServerUnavailable,
+    TlsError,
 )
 from scanner_app.core.results import PageResult, TextLine, page_from_owned
 

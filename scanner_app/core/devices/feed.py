@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from scanner_app.core.batch import BatchRunner, Recognize
-from scanner_app.core.batch_events import BatchSummary, Event
+from scanner_app.core.batch.events import BatchSummary, Event
+from scanner_app.core.batch.runner import BatchRunner, Recognize
 from scanner_app.core.devices.base import Device, DeviceError, ScanCancelled, ScannedPage, ScanSettings
 from scanner_app.core.devices.blank import is_blank
-from scanner_app.core.store import STORE_NAME, BatchStore
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scanner_app.core.einvoice_xml import amount, is_einvoice_xml, iso_date, read_einvoice_xml
+from scanner_app.core.einvoice.xml_invoice import amount, is_einvoice_xml, iso_date, read_einvoice_xml
 
 MAX_MEMBER_BYTES = 16 * 2**20  # an XML part larger than this is refused (a ZIP bomb)
 MAX_PAGES = 50

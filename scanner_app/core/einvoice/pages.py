@@ -11,11 +11,11 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from scanner_app.core.cjk_font import find_cjk_font
-from scanner_app.core.einvoice_xml import NotAnEInvoice, read_einvoice_xml
+from scanner_app.core.einvoice.ofd import OfdError, OfdPage, OfdText, read_ofd
+from scanner_app.core.einvoice.xml_invoice import NotAnEInvoice, read_einvoice_xml
 from scanner_app.core.errors import UnreadableFile
-from scanner_app.core.ofd import OfdError, OfdPage, OfdText, read_ofd
-from scanner_app.core.pdf_text import TextLayer
+from scanner_app.core.pdf.fonts import find_cjk_font
+from scanner_app.core.pdf.text_layer import TextLayer
 from scanner_app.core.results import TextLine
 
 SUFFIXES = frozenset((".ofd", ".xml"))

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from scanner_app.core.export import DocumentResult, PageImages, export
+from scanner_app.core.export.formats import DocumentResult, PageImages, export
+from scanner_app.core.export.reimbursement import SheetRow, write_csv
 from scanner_app.core.fields.extract import extract_fields
 from scanner_app.core.fields.model import InvoiceFields
-from scanner_app.core.fields.reimbursement import SheetRow, write_csv
 from scanner_app.core.results import PageResult
 
 FIELDS_CSV = "results_fields.csv"

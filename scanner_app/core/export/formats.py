@@ -18,7 +18,7 @@ from typing import Any
 from PIL import Image
 
 from scanner_app.core.atomic_write import open_atomic
-from scanner_app.core.pdf_export import write_searchable_pdf
+from scanner_app.core.pdf.export import write_searchable_pdf
 from scanner_app.core.results import PageResult, TextLine
 
 FORMATS = ("txt", "json", "jsonl", "csv", "pdf")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from scanner_app.core.export import DocumentResult, PageExtra, PageImages, export
+from scanner_app.core.export.formats import DocumentResult, PageExtra, PageImages, export
 from scanner_app.core.results import PageResult
 
 LAYOUTS = ("tree", "flat")
@@ -143,11 +143,11 @@ def write_document(
         if fmt == "pdf" and page_images is None:
             continue  # no page images: no searchable PDF
         if fmt == "csv":  # export() writes <stem>_lines.csv and <stem>_files.csv; one file wants one sheet
-            from scanner_app.core.export import write_csv_lines
+            from scanner_app.core.export.formats import write_csv_lines
 
             written.append(write_csv_lines([doc], target.with_name(stem)))
         elif fmt == "pdf" and page_images is not None:
-            from scanner_app.core.pdf_export import write_searchable_pdf  # reportlab only when needed
+            from scanner_app.core.pdf.export import write_searchable_pdf  # reportlab only when needed
 
             pairs = list(zip(page_images(doc.source), doc.pages, strict=True))
             written.append(write_searchable_pdf(pairs, target.with_name(stem)))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from scanner_app.core.atomic_write import open_atomic
-from scanner_app.core.export import layout_text
+from scanner_app.core.export.formats import layout_text
 from scanner_app.core.results import PageResult
 
 

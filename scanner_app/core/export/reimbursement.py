@@ -10,7 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from scanner_app.core.atomic_write import atomic_path, open_atomic
-from scanner_app.core.export import CSV_ENCODING, neutralise_cell
+from scanner_app.core.export.formats import CSV_ENCODING, neutralise_cell
 from scanner_app.core.fields.amounts import to_decimal
 from scanner_app.core.fields.model import InvoiceFields
 

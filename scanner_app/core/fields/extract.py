@@ -135,7 +135,7 @@ def extract_fields(page: PageResult, rules: Rules | None = None) -> InvoiceField
     language = "zh" if cjk_share(page.text) > 0.3 else "en"
     checks = tuple(run_checks(fields, kind))
     found_fields = InvoiceFields(fields, checks, kind, language, template.name if template else "")
-    qr = first_fapiao_qr(page.codes) if vat else None  # decoded from the image (core.page_codes)
+    qr = first_fapiao_qr(page.codes) if vat else None  # decoded from the image (core.fields.page_codes)
     return cross_check(found_fields, qr) if qr is not None else found_fields
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from scanner_app.core.pdf_pages import _LOCK, render_scale
+from scanner_app.core.pdf.pages import _LOCK, render_scale
 from scanner_app.core.results import TextLine
 
 # The share of suspicious characters (U+FFFD, private use, unmapped glyphs...) above which a layer is junk.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from scanner_app.core.results import PageResult
-from scanner_app.core.store import PageRecord
+from scanner_app.core.store.batch_store import PageRecord
 
 
 def edited_page(record: PageRecord) -> PageResult:

@@ -1,9 +1,9 @@
 """A batch's persistent state: files, page results, line and field edits in one SQLite file (WAL mode).
 
 The database lives in the batch's output folder (``<out>/scanner-app.sqlite``); its schema and the
-one connection all threads share: scanner_app.core.store_db. Each call is one short transaction;
+one connection all threads share: scanner_app.core.store.db. Each call is one short transaction;
 every write commits at once, so a crash loses at most the page in flight. Line and field edits and
-checked marks: scanner_app.core.store_edits (methods of BatchStore).
+checked marks: scanner_app.core.store.edits (methods of BatchStore).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from scanner_app.core.results import PageResult
-from scanner_app.core.store_db import StoreDB
-from scanner_app.core.store_edits import StoreEdits
-from scanner_app.core.store_records import (
+from scanner_app.core.store.db import StoreDB
+from scanner_app.core.store.edits import StoreEdits
+from scanner_app.core.store.records import (
     STATES,
     FileRecord,
     FileResult,

@@ -2,7 +2,7 @@
 
 One connection is shared by every thread (``check_same_thread=False``) behind a lock: SQLite
 serialises writers anyway, and a single connection never meets "database is locked" from its own
-threads. What is stored in it: scanner_app.core.store.
+threads. What is stored in it: scanner_app.core.store.batch_store.
 """
 
 from __future__ import annotations

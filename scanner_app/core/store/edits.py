@@ -1,6 +1,6 @@
 """A person's review over a batch store's pages: corrected lines, fields set by hand, checked receipts.
 
-A mixin of scanner_app.core.store.BatchStore (these are its methods): it uses the store's
+A mixin of scanner_app.core.store.batch_store.BatchStore (these are its methods): it uses the store's
 connection and its page reader.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from scanner_app.core.store_db import StoreDB
-from scanner_app.core.store_records import PageRecord, record_id
+from scanner_app.core.store.db import StoreDB
+from scanner_app.core.store.records import PageRecord, record_id
 
 
 class StoreEdits:

@@ -1,5 +1,5 @@
 """What a batch store holds, as records (files, pages, line edits, counts), and how it stores a path
-whose name is not valid UTF-8. The store itself: scanner_app.core.store."""
+whose name is not valid UTF-8. The store itself: scanner_app.core.store.batch_store."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What a folder watcher reports besides the batch runner's own events (core/batch_events.py)."""
+"""What a folder watcher reports besides the batch runner's own events (core/batch/events.py)."""
 
 from __future__ import annotations
 

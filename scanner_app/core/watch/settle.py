@@ -1,7 +1,7 @@
 """Deciding when a file that appeared in a watched folder is complete enough to read (no threads).
 
 A file is ready when its size and modification time have not changed for ``settle_s`` and its
-format's end marker is there (core/watch_complete.py), or at once when the writer closed it and the
+format's end marker is there (core/watch/complete.py), or at once when the writer closed it and the
 marker is there. A file whose marker never comes (a truncated copy) is read after ``incomplete_s``
 without a change, so that it fails with its cause instead of waiting for ever.
 """
@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scanner_app.core.watch_complete import looks_complete
+from scanner_app.core.watch.complete import looks_complete
 
 
 @dataclass

@@ -1,15 +1,15 @@
 """Watch a folder (a copier's scan-to-folder): read every file that appears in it, once, when complete.
 
 Files (recursively; hidden and temporary names ignored) are noticed by watchdog (native events, or
-polling on network shares: core/watch_observer.py), settle until complete (core/watch_settle.py),
+polling on network shares: core/watch/observer.py), settle until complete (core/watch/settle.py),
 then go through the batch machinery: added to ``OUT/scanner-app.sqlite`` (content hashes, so a file
 read before, here or under another name, is not read again; a replaced file is read again) and run
 by a BatchRunner. Each finished file gets its own exports at ``OUT/<relative path>.<format>``
-(core/export_layout.py), and the batch exports (``OUT/results.*``) are rewritten at most every
+(core/export/layout.py), and the batch exports (``OUT/results.*``) are rewritten at most every
 ``summary_every_s``. A deleted file keeps its results. At start, files that arrived while the
 watcher was stopped are read, and files a killed run left unfinished are finished.
 
-Events (core/batch_events.py and core/watch_events.py) go to ``on_event`` from the watcher's threads.
+Events (core/batch/events.py and core/watch/events.py) go to ``on_event`` from the watcher's threads.
 """
 
 from __future__ import annotations
@@ -33,16 +33,16 @@ from watchdog.events import (
 from watchdog.observers.api import BaseObserver
 
 from scanner_app.core import images
-from scanner_app.core.batch import BatchRunner, Recognize
-from scanner_app.core.batch_events import Event, FileDone, RunStopped
-from scanner_app.core.batch_export import export_store, page_images
-from scanner_app.core.edits import edited_page
-from scanner_app.core.export import DocumentResult, PageExtra
-from scanner_app.core.export_layout import Namer, OutputLayout, write_document
-from scanner_app.core.store import STORE_NAME, BatchStore
-from scanner_app.core.watch_events import FileExported, FileSkipped, FileWaiting, WatchNotice, WatchStarted
-from scanner_app.core.watch_observer import start_observer
-from scanner_app.core.watch_settle import Settler
+from scanner_app.core.batch.events import Event, FileDone, RunStopped
+from scanner_app.core.batch.export import export_store, page_images
+from scanner_app.core.batch.runner import BatchRunner, Recognize
+from scanner_app.core.export.formats import DocumentResult, PageExtra
+from scanner_app.core.export.layout import Namer, OutputLayout, write_document
+from scanner_app.core.store.apply_edits import edited_page
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.core.watch.events import FileExported, FileSkipped, FileWaiting, WatchNotice, WatchStarted
+from scanner_app.core.watch.observer import start_observer
+from scanner_app.core.watch.settle import Settler
 
 log = logging.getLogger(__name__)
 
@@ -294,7 +294,7 @@ class FolderWatcher:
     def _page_extra(self) -> PageExtra | None:
         if not self.options.fields:
             return None
-        from scanner_app.core.fields.export import page_fields_json
+        from scanner_app.core.export.fields_sheet import page_fields_json
 
         return page_fields_json
 

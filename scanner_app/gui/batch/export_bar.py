@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from scanner_app.core.export import FORMATS
+from scanner_app.core.export.formats import FORMATS
 from scanner_app.gui import dialog_paths
 
 DEFAULT_FORMATS = ("json", "csv", "txt")

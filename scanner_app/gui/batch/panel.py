@@ -1,12 +1,12 @@
 """The Batch tab: a queue table, overall progress, pause / resume / cancel, export, and the review.
 
-The run itself is a BatchJob on a Background thread (scanner_app.gui.batch_worker); its events
+The run itself is a BatchJob on a Background thread (scanner_app.gui.batch.worker); its events
 arrive here in lists (those queued since the last wake-up), folded into a RowBook; the changed rows
 are repainted once per list. Each file's receipts (vendor, date, total, what to check, checked marks)
-come from a ReviewSession (scanner_app.gui.review_session) that reads them off the GUI thread as
+come from a ReviewSession (scanner_app.gui.review.session) that reads them off the GUI thread as
 files finish; the review row above the table walks what needs a look (F8 / Shift+F8, Enter), joined
-to the table by BatchReviewRows (scanner_app.gui.batch_review_rows). The table itself:
-scanner_app.gui.batch_table_view; where batch folders go: scanner_app.gui.batch_folders.
+to the table by BatchReviewRows (scanner_app.gui.batch.review_rows). The table itself:
+scanner_app.gui.batch.table_view; where batch folders go: scanner_app.gui.batch.folders.
 """
 
 from __future__ import annotations
@@ -26,23 +26,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scanner_app.core.batch_events import BatchFinished, FileDone
-from scanner_app.core.batch_export import export_store
-from scanner_app.core.store import BatchStore
+from scanner_app.core.batch.events import BatchFinished, FileDone
+from scanner_app.core.batch.export import export_store
+from scanner_app.core.store.batch_store import BatchStore
 from scanner_app.gui.background import Background
-from scanner_app.gui.batch_export_bar import ExportBar, parse_formats
-from scanner_app.gui.batch_folders import batches_root, new_batch_folder
-from scanner_app.gui.batch_review_rows import BatchReviewRows
-from scanner_app.gui.batch_rows import RowBook, RunTotals
-from scanner_app.gui.batch_table_model import BatchTableModel
-from scanner_app.gui.batch_table_view import BatchTableView
-from scanner_app.gui.batch_worker import BatchJob, Prepared, PrepareFailed, Preparing
-from scanner_app.gui.connection import ConnectionStatus, ServerConnection
-from scanner_app.gui.core_text import translated
-from scanner_app.gui.review_bar import ReviewBar
-from scanner_app.gui.review_session import ReviewSession
+from scanner_app.gui.batch.export_bar import ExportBar, parse_formats
+from scanner_app.gui.batch.folders import batches_root, new_batch_folder
+from scanner_app.gui.batch.review_rows import BatchReviewRows
+from scanner_app.gui.batch.rows import RowBook, RunTotals
+from scanner_app.gui.batch.table_model import BatchTableModel
+from scanner_app.gui.batch.table_view import BatchTableView
+from scanner_app.gui.batch.watch_bar import WatchBar
+from scanner_app.gui.batch.worker import BatchJob, Prepared, PrepareFailed, Preparing
+from scanner_app.gui.connection.link import ConnectionStatus, ServerConnection
+from scanner_app.gui.i18n.core_text import translated
+from scanner_app.gui.review.bar import ReviewBar
+from scanner_app.gui.review.session import ReviewSession
 from scanner_app.gui.units import rate_text
-from scanner_app.gui.watch_bar import WatchBar
 
 __all__ = ["DEFAULT_JOBS", "BatchPanel", "batches_root", "new_batch_folder"]
 

@@ -4,12 +4,12 @@ each file's receipts (vendor, date, total, what to check) in its row."""
 
 from __future__ import annotations
 
-from scanner_app.core.review import by_file
-from scanner_app.gui.batch_rows import RowBook
-from scanner_app.gui.batch_table_model import BatchTableModel
-from scanner_app.gui.batch_table_view import BatchTableView
-from scanner_app.gui.review_bar import ReviewBar
-from scanner_app.gui.review_session import ReviewSession
+from scanner_app.core.batch.review import by_file
+from scanner_app.gui.batch.rows import RowBook
+from scanner_app.gui.batch.table_model import BatchTableModel
+from scanner_app.gui.batch.table_view import BatchTableView
+from scanner_app.gui.review.bar import ReviewBar
+from scanner_app.gui.review.session import ReviewSession
 
 
 class BatchReviewRows:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scanner_app.core.batch_events import (
+from scanner_app.core.batch.events import (
     BatchFinished,
     BatchSummary,
     FileDone,
@@ -17,8 +17,8 @@ from scanner_app.core.batch_events import (
     RunStopped,
     ServerWaiting,
 )
-from scanner_app.core.review import FileReview
-from scanner_app.core.store import FileRecord
+from scanner_app.core.batch.review import FileReview
+from scanner_app.core.store.batch_store import FileRecord
 
 
 @dataclass

@@ -10,10 +10,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QBrush, QColor, QIcon
 from PySide6.QtWidgets import QApplication, QStyle
 
+from scanner_app.core.batch.review import sort_date
 from scanner_app.core.fields.amounts import format_amount
-from scanner_app.core.review import sort_date
-from scanner_app.gui.batch_rows import BatchRow, RowBook
-from scanner_app.gui.core_text import file_cause, with_original
+from scanner_app.gui.batch.rows import BatchRow, RowBook
+from scanner_app.gui.i18n.core_text import file_cause, with_original
 from scanner_app.gui.theme import readable
 
 COLUMNS = ("file", "state", "vendor", "date", "total", "flags", "receipts", "checked", "pages", "lines", "ms")

@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
-from scanner_app.gui.batch_table_model import FILE_ID_ROLE, PATH_ROLE, SORT_ROLE, BatchTableModel
+from scanner_app.gui.batch.table_model import FILE_ID_ROLE, PATH_ROLE, SORT_ROLE, BatchTableModel
 
 
 class BatchTableView(QTableView):

@@ -1,5 +1,5 @@
 """"Watch a folder" on the Batch tab: a row that starts and stops a core FolderWatcher and shows what
-it reads. The watcher runs on its own threads (scanner_app.core.watch); starting and stopping it
+it reads. The watcher runs on its own threads (scanner_app.core.watch.watcher); starting and stopping it
 (listing the folder, waiting for pages in flight) go through Background; its events come back
 through a Background relay, a list at a time, and are folded into WatchCounts.
 """
@@ -12,11 +12,11 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from scanner_app.core.batch_events import FileFailed, ServerWaiting
-from scanner_app.core.watch import FolderWatcher, WatchOptions
-from scanner_app.core.watch_events import FileExported, FileSkipped, WatchNotice, WatchStarted
+from scanner_app.core.batch.events import FileFailed, ServerWaiting
+from scanner_app.core.watch.events import FileExported, FileSkipped, WatchNotice, WatchStarted
+from scanner_app.core.watch.watcher import FolderWatcher, WatchOptions
 from scanner_app.gui.background import Background
-from scanner_app.gui.connection import ServerConnection
+from scanner_app.gui.connection.link import ServerConnection
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""A batch run for the Batch tab: core.batch's preparation and runner on a Background thread.
+"""A batch run for the Batch tab: core.batch.runner's preparation and runner on a Background thread.
 
 Nothing here touches widgets. The runner's events (from its worker threads) go through the
 Background's relay, so they reach the panel on the GUI thread in order, those that arrived
@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scanner_app.core.batch import BatchRunner, Recognize, add_to_store
-from scanner_app.core.store import STORE_NAME, BatchStore, FileRecord
+from scanner_app.core.batch.runner import BatchRunner, Recognize, add_to_store
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore, FileRecord
 from scanner_app.gui.background import Background
 
 

@@ -25,12 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scanner_app.core.client import Recognizer
-from scanner_app.core.docscan import ScanResult
+from scanner_app.core.camera.docscan import ScanResult
+from scanner_app.core.client.triton import Recognizer
 from scanner_app.gui.background import Background
-from scanner_app.gui.camera_preview import ImagePreview
-from scanner_app.gui.camera_shot import capture_name, encode_png, process_frame, upright_turns
-from scanner_app.gui.camera_source import DeviceProbe, FrameGrabber
+from scanner_app.gui.camera.preview import ImagePreview
+from scanner_app.gui.camera.shot import capture_name, encode_png, process_frame, upright_turns
+from scanner_app.gui.camera.source import DeviceProbe, FrameGrabber
 
 AUTO_FLATTEN_SETTING = "camera/auto_flatten"
 VIDEO_FOLDER_SETTING = "camera/video_folder"

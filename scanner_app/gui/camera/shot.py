@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 from PySide6.QtGui import QImage
 
-from scanner_app.core.client import Recognizer
-from scanner_app.core.docscan import ScanResult, scan_document
-from scanner_app.gui.camera_source import to_qimage
+from scanner_app.core.camera.docscan import ScanResult, scan_document
+from scanner_app.core.client.triton import Recognizer
+from scanner_app.gui.camera.source import to_qimage
 
 
 def process_frame(frame: np.ndarray, flatten: bool) -> tuple[ScanResult, QImage]:

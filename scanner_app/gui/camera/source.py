@@ -18,7 +18,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QThread, Signal
 from PySide6.QtGui import QImage
 
-from scanner_app.core.docscan import find_document_quad
+from scanner_app.core.camera.docscan import find_document_quad
 
 PREVIEW_FPS = 15.0  # previews emitted per second at most
 PREVIEW_MAX_SIDE = 960  # previews (and quad detection for them) at most this long

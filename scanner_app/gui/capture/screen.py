@@ -24,7 +24,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from scanner_app.gui.background import Background
-from scanner_app.gui.document_jobs import png_bytes
+from scanner_app.gui.document.jobs import png_bytes
 
 HIDE_DELAY_MS = 300  # time for the window manager to take the app's window off the screen
 MIN_SELECTION = 4  # smaller drags (in logical pixels) are clicks, not regions

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from scanner_app.gui.connection_session import LogTail
+from scanner_app.gui.connection.session import LogTail
 from scanner_app.server.supervise import HealthEvent, Supervisor
 
 EMBEDDED_READY_TIMEOUT_S = 180.0

@@ -12,9 +12,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, QTimer, Signal, Slot
 
-from scanner_app.core.client import ClientOptions, PipelineInfo, Recognizer
+from scanner_app.core.client.triton import ClientOptions, PipelineInfo, Recognizer
 from scanner_app.gui.background import Background
-from scanner_app.gui.connection_logic import (
+from scanner_app.gui.connection.embedded_host import EmbeddedHost
+from scanner_app.gui.connection.logic import (
     ConnectionState,
     ConnectionStatus,
     cause_text,
@@ -24,8 +25,7 @@ from scanner_app.gui.connection_logic import (
     status_of_error,
     unhealthy_status,
 )
-from scanner_app.gui.connection_session import CurrentRecognizer, EndpointClients
-from scanner_app.gui.embedded_host import EmbeddedHost
+from scanner_app.gui.connection.session import CurrentRecognizer, EndpointClients
 from scanner_app.server.supervise import (
     KIND_PROBE_FAILED,
     KIND_RECYCLE_FAILED,

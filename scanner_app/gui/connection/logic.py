@@ -13,7 +13,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Literal
 
-from scanner_app.core.client import ClientOptions, OcrClient, PipelineInfo
+from scanner_app.core.client.triton import ClientOptions, OcrClient, PipelineInfo
 from scanner_app.core.errors import (
     ScannerError,
     ServerUnavailable,

@@ -14,11 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scanner_app.core.client import ClientOptions, OcrClient, PipelineInfo, Recognizer
-from scanner_app.core.endpoints import EndpointPool
+from scanner_app.core.client.endpoints import EndpointPool
+from scanner_app.core.client.triton import ClientOptions, OcrClient, PipelineInfo, Recognizer
 from scanner_app.core.errors import ScannerError, ServerUnavailable
 from scanner_app.core.results import PageResult
-from scanner_app.gui.connection_logic import cause_text, probe_options
+from scanner_app.gui.connection.logic import cause_text, probe_options
 
 
 @dataclass

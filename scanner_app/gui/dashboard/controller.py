@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from scanner_app.core.client import ClientOptions
+from scanner_app.core.client.triton import ClientOptions
 from scanner_app.gui.background import Background
 
 from .plan import SessionPlan

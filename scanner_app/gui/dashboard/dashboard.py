@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from scanner_app.gui.background import Background
-from scanner_app.gui.connection import ServerConnection
+from scanner_app.gui.connection.link import ServerConnection
 
 from .charts import DashboardCharts
 from .controller import StressController

@@ -133,7 +133,7 @@ def run_label(kind: str, concurrency: int, server_tag: str = "") -> str:
 def server_tag(facts: Sequence[object]) -> str:
     """Dynamic batching and instance counts of the ONNX models, e.g. "batching off · 2 inst".
 
-    `facts` are scanner_app.core.client.ModelFacts; models not present are left out.
+    `facts` are scanner_app.core.client.triton.ModelFacts; models not present are left out.
     """
     wanted = [f for f in facts if getattr(f, "name", "") in SHORT_MODEL_NAMES]
     if not wanted:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from scanner_app.core.client import ClientOptions, OcrClient
+from scanner_app.core.client.triton import ClientOptions, OcrClient
 from scanner_app.core.errors import ScannerError
 from scanner_app.load.engine import LoadRun, LoadSpec
 from scanner_app.load.host_metrics import ProcessTreeCpu

@@ -15,12 +15,12 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QImage
 
-from scanner_app.core.batch_export import edited_page
-from scanner_app.core.store import BatchStore
+from scanner_app.core.batch.export import edited_page
+from scanner_app.core.store.batch_store import BatchStore
 from scanner_app.gui.background import Background
-from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
-from scanner_app.gui.core_text import status_name, translated
-from scanner_app.gui.document_jobs import (
+from scanner_app.gui.connection.link import ConnectionState, ConnectionStatus, ServerConnection
+from scanner_app.gui.document.export_job import export_document
+from scanner_app.gui.document.jobs import (
     LoadedPage,
     Recognized,
     describe_error,
@@ -28,9 +28,9 @@ from scanner_app.gui.document_jobs import (
     read_own_text,
     recognize_page,
 )
-from scanner_app.gui.document_model import DocumentModel, StoredPage
-from scanner_app.gui.export_job import export_document
-from scanner_app.gui.session import SessionFolder
+from scanner_app.gui.document.model import DocumentModel, StoredPage
+from scanner_app.gui.document.session_folder import SessionFolder
+from scanner_app.gui.i18n.core_text import status_name, translated
 
 DEFAULT_EXPORT_FORMATS = ("txt", "json", "csv", "pdf")
 FORCE_OCR_SETTING = "document/force_ocr"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from scanner_app.core.batch_export import documents, page_images_of
-from scanner_app.core.export import export
-from scanner_app.core.store import BatchStore, utf8_safe
+from scanner_app.core.batch.export import documents, page_images_of
+from scanner_app.core.export.formats import export
+from scanner_app.core.store.batch_store import BatchStore, utf8_safe
 
 
 def export_document(store: BatchStore, source: Path, out_dir: Path, formats: Sequence[str]) -> list[Path]:

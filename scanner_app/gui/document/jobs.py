@@ -1,7 +1,7 @@
 """Blocking steps for the document on screen: decode a page, recognise it (or read its own text), store it.
 
 A PDF page with a real text layer and an e-invoice (.ofd, .xml) are read exactly, as the batch reads
-them (``core.batch.text_layer_result``), not sent to the server. They run on the DocumentController's
+them (``core.batch.runner.text_layer_result``), not sent to the server. They run on the DocumentController's
 Background; they never touch widgets. ``describe_error``
 turns any exception into one line naming the file and the cause.
 """
@@ -21,13 +21,13 @@ from PySide6.QtCore import QBuffer, QIODevice
 from PySide6.QtGui import QImage
 
 from scanner_app.core import images
-from scanner_app.core.batch import text_layer_result
-from scanner_app.core.client import Recognizer
-from scanner_app.core.einvoice import is_einvoice_path
+from scanner_app.core.batch.runner import text_layer_result
+from scanner_app.core.client.triton import Recognizer
+from scanner_app.core.einvoice.pages import is_einvoice_path
 from scanner_app.core.errors import ScannerError
-from scanner_app.core.page_codes import with_codes
+from scanner_app.core.fields.page_codes import with_codes
 from scanner_app.core.results import PageResult
-from scanner_app.core.store import BatchStore, PageRecord
+from scanner_app.core.store.batch_store import BatchStore, PageRecord
 
 DISPLAY_MAX_SIDE = 4096  # larger pages are shown downscaled (boxes stay in original pixels)
 

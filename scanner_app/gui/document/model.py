@@ -17,9 +17,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QImage, QUndoStack
 
 from scanner_app.core.results import PageResult
-from scanner_app.core.store import BatchStore
+from scanner_app.core.store.batch_store import BatchStore
 from scanner_app.gui.background import Background, Done
-from scanner_app.gui.edit_history import push_line_edit
+from scanner_app.gui.document.edit_history import push_line_edit
 
 
 @dataclasses.dataclass(frozen=True)

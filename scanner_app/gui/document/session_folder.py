@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 
-from scanner_app.core.store import STORE_NAME, BatchStore
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
 
 
 def default_session_folder() -> Path:

@@ -8,10 +8,13 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
-from scanner_app.core.fields.model import REQUIRED_FIELDS, InvoiceFields
-from scanner_app.gui.flag_text import flag_sentence
+from scanner_app.core.fields.model import (
+    LOW_CONFIDENCE,  # one amber threshold for lines and fields
+    REQUIRED_FIELDS,
+    InvoiceFields,
+)
+from scanner_app.gui.fields.flag_text import flag_sentence
 from scanner_app.gui.theme import tinted
-from scanner_app.gui.viewer.overlay import LOW_CONFIDENCE  # one amber threshold for lines and fields
 
 NAME, VALUE, CONFIDENCE, FLAGS = range(4)
 LINES_ROLE = Qt.ItemDataRole.UserRole + 1  # tuple of the page line indices a field came from

@@ -23,9 +23,9 @@ from scanner_app.core.fields.model import InvoiceFields
 from scanner_app.core.results import PageResult
 from scanner_app.gui import dialog_paths
 from scanner_app.gui.background import Background
-from scanner_app.gui.document_model import DocumentModel, StoredPage
-from scanner_app.gui.edit_history import push_field_edit
-from scanner_app.gui.fields_model import CONFIDENCE, FLAGS, LINES_ROLE, NAME, VALUE, FieldsTableModel
+from scanner_app.gui.document.edit_history import push_field_edit
+from scanner_app.gui.document.model import DocumentModel, StoredPage
+from scanner_app.gui.fields.model import CONFIDENCE, FLAGS, LINES_ROLE, NAME, VALUE, FieldsTableModel
 
 
 def _extract(
@@ -44,8 +44,8 @@ def _extract(
 
 
 def _write(rows: list, path: Path) -> Path:
-    from scanner_app.core.fields.reimbursement import write_sheet
-    from scanner_app.gui.core_text import sheet_headers
+    from scanner_app.core.export.reimbursement import write_sheet
+    from scanner_app.gui.i18n.core_text import sheet_headers
 
     return write_sheet(rows, path, headers=sheet_headers())  # headers in the UI language
 
@@ -226,7 +226,7 @@ class FieldsPanel(QWidget):
 
     def export_to(self, path: Path) -> None:
         """Write the sheet for the page shown (off the GUI thread); ``exported`` or ``export_failed``."""
-        from scanner_app.core.fields.reimbursement import SheetRow
+        from scanner_app.core.export.reimbursement import SheetRow
 
         source = self._document.source
         name = str(source) if source else self._document.name or "page"

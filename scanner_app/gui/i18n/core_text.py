@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from scanner_app.core.fields.reimbursement import COLUMNS
+from scanner_app.core.export.reimbursement import COLUMNS
 
 # (pattern, its text in the UI language from the groups); most specific first. Each pattern matches a
 # piece of a message; the rest (file names, the wrapping sentence) is kept.
@@ -137,7 +137,7 @@ _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = tup
             r"^page (\d+) of (\d+): ",
             lambda m: QCoreApplication.translate("CoreText", "page {0} of {1}: ").format(m[1], m[2]),
         ),
-        # the server, as core.client words it (the gRPC detail after it: see _GRPC_CAUSES)
+        # the server, as core.client.triton words it (the gRPC detail after it: see _GRPC_CAUSES)
         (
             r"server (\S+) is unavailable: (.*)$",
             lambda m: QCoreApplication.translate("CoreText", "server {0} is unavailable ({1})").format(
@@ -195,7 +195,7 @@ def translated(message: str) -> str:
     translated) with every piece the table knows in the UI language; unknown text as it is."""
     if not _catalogue_loaded():
         return message  # English UI: the core's own words, in full
-    attempts = _ATTEMPTS.search(message)  # core.client's retry count ends the message: kept at the end
+    attempts = _ATTEMPTS.search(message)  # core.client.triton's retry count ends the message: kept at the end
     if attempts:
         message = message[: attempts.start()]
     for pattern, build in _RULES:
@@ -245,7 +245,7 @@ def status_name(status: str) -> str:
 
 def sheet_headers() -> tuple[str, ...]:
     """The reimbursement sheet's column headers in the UI language, for a sheet written from the app
-    (``core.fields.reimbursement.write_sheet(..., headers=sheet_headers())``); in English the CLI's
+    (``core.export.reimbursement.write_sheet(..., headers=sheet_headers())``); in English the CLI's
     own COLUMNS, so one sheet has one set of names whichever tool wrote it."""
     if not _catalogue_loaded():
         return COLUMNS

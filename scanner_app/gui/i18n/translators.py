@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QSettings, QTranslator
 
 import scanner_app
-from scanner_app.gui.languages import LANGUAGES
+from scanner_app.gui.i18n.languages import LANGUAGES
 
 I18N_DIR = Path(scanner_app.__file__).resolve().parent.parent / "resources" / "i18n"
 CATALOG = "scanner_app"

@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.document.model import DocumentModel
 from scanner_app.gui.theme import readable
 from scanner_app.gui.viewer.overlay import LOW_CONFIDENCE, OverlayStyle
 

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scanner_app.gui.document_model import DocumentModel
-from scanner_app.gui.results_model import LINE_INDEX_ROLE, TEXT, ResultsTableModel
+from scanner_app.gui.document.model import DocumentModel
+from scanner_app.gui.lines.model import LINE_INDEX_ROLE, TEXT, ResultsTableModel
 
 _EDITING_KEYS = (
     QKeySequence.StandardKey.Copy, QKeySequence.StandardKey.Cut, QKeySequence.StandardKey.Paste,

@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
-from scanner_app.core.review import ReviewItem, ReviewQueue
-from scanner_app.gui.flag_text import flag_sentence
+from scanner_app.core.batch.review import ReviewItem, ReviewQueue
+from scanner_app.gui.fields.flag_text import flag_sentence
 
 
 class ReviewBar(QWidget):

@@ -1,7 +1,7 @@
 """The Batch tab's review: a ReviewQueue over the batch store, its edits stored and undoable.
 
 Every store read and write runs on one Background thread, in order (an edit, then the reload of
-its file); the queue (scanner_app.core.review) lives on the GUI thread and is replaced by what
+its file); the queue (scanner_app.core.batch.review) lives on the GUI thread and is replaced by what
 comes back. Accepting or correcting a field stores it as a field edit (of the receipt: the page's
 for its only document, ``receipt=K`` for receipt K of several); undo removes that edit, so the
 field is back in the queue. The "checked" marks are stored per receipt.
@@ -15,9 +15,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from scanner_app.core.review import ReceiptKey, ReceiptReview, ReviewItem, ReviewQueue, load_reviews
-from scanner_app.core.store import BatchStore
-from scanner_app.gui.edit_history import push_command
+from scanner_app.core.batch.review import ReceiptKey, ReceiptReview, ReviewItem, ReviewQueue, load_reviews
+from scanner_app.core.store.batch_store import BatchStore
+from scanner_app.gui.document.edit_history import push_command
 
 
 class ReviewSession(QObject):
@@ -84,8 +84,8 @@ class ReviewSession(QObject):
     def write_sheet(self, path: Path) -> None:
         """The batch's reimbursement sheet (XLSX or CSV), edits applied, headers in the UI language,
         off the GUI thread."""
-        from scanner_app.core.review import write_batch_sheet
-        from scanner_app.gui.core_text import sheet_headers
+        from scanner_app.core.batch.review import write_batch_sheet
+        from scanner_app.gui.i18n.core_text import sheet_headers
 
         store = self._store
         if store is None:
@@ -120,7 +120,7 @@ class ReviewSession(QObject):
 
             self._background.run(run, lambda r, e: self._on_files(r, e, [file_id]))
 
-        from scanner_app.gui.review_bar import field_label
+        from scanner_app.gui.review.bar import field_label
 
         push_command(
             self.undo_stack,

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from scanner_app.contract import ALL_MODELS, DETECTION_MODEL, PIPELINE_MODEL
-from scanner_app.core.client import ClientOptions, OcrClient, PipelineInfo
+from scanner_app.core.client.triton import ClientOptions, OcrClient, PipelineInfo
 from scanner_app.gui.background import Background
 from scanner_app.server.model_control import ModelControl, ModelControlError, ModelSettings
 

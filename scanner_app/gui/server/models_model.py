@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from scanner_app.core.client import InstanceGroup, ModelFacts, PipelineInfo
+from scanner_app.core.client.triton import InstanceGroup, ModelFacts, PipelineInfo
 
 _Index = QModelIndex | QPersistentModelIndex
 

@@ -18,14 +18,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scanner_app.core.client import PipelineInfo
+from scanner_app.core.client.triton import PipelineInfo
 from scanner_app.gui.background import Background
-from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
-from scanner_app.gui.connection_logic import EndpointReport, parse_urls, probe_endpoints, url_problem
-from scanner_app.gui.core_text import status_name, translated
-from scanner_app.gui.model_control_box import ModelControlBox
-from scanner_app.gui.server_models_model import ModelFactsModel
-from scanner_app.gui.tls_fields import TlsFields
+from scanner_app.gui.connection.link import ConnectionState, ConnectionStatus, ServerConnection
+from scanner_app.gui.connection.logic import EndpointReport, parse_urls, probe_endpoints, url_problem
+from scanner_app.gui.i18n.core_text import status_name, translated
+from scanner_app.gui.server.model_control_box import ModelControlBox
+from scanner_app.gui.server.models_model import ModelFactsModel
+from scanner_app.gui.server.tls_fields import TlsFields
 
 LOG_MAX_LINES = 5000
 LOG_FLUSH_MS = 200

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QFormLayout, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
-from scanner_app.core.client import ClientOptions
-from scanner_app.gui.connection_logic import options_from_settings
+from scanner_app.core.client.triton import ClientOptions
+from scanner_app.gui.connection.logic import options_from_settings
 
 
 class TlsFields(QWidget):

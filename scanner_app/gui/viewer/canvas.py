@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.document.model import DocumentModel
 from scanner_app.gui.viewer import hit_test
 from scanner_app.gui.viewer.document_outlines import document_at, mark_items, outline_items
 from scanner_app.gui.viewer.line_item import LineItem

@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QSettings, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QToolBar, QVBoxLayout, QWidget
 
-from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.document.model import DocumentModel
 from scanner_app.gui.viewer.canvas import PageCanvas
 
 _TOGGLES = ("show_boxes", "show_text", "show_scores")

@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenuBar
 
-from scanner_app.gui.i18n import LANGUAGES
+from scanner_app.gui.i18n.translators import LANGUAGES
 
 Key = QKeySequence.StandardKey
 # name -> shortcut; the text of each action is set in MainActions.retranslate

@@ -23,24 +23,26 @@ from PySide6.QtWidgets import (
 
 from scanner_app import __version__
 from scanner_app.core.images import SUPPORTED_SUFFIXES
-from scanner_app.gui import dialog_paths, drop, recent_files
-from scanner_app.gui.batch_panel import BatchPanel
-from scanner_app.gui.connection import ConnectionState, ConnectionStatus, ServerConnection
-from scanner_app.gui.core_text import translated, with_original
+from scanner_app.gui import dialog_paths
+from scanner_app.gui.batch.panel import BatchPanel
+from scanner_app.gui.capture import drop
+from scanner_app.gui.connection.link import ConnectionState, ConnectionStatus, ServerConnection
 from scanner_app.gui.dashboard import StressDashboard
-from scanner_app.gui.document_controller import DocumentController
-from scanner_app.gui.document_model import DocumentModel
-from scanner_app.gui.edit_history import HistoryActions
-from scanner_app.gui.fields_panel import FieldsPanel
-from scanner_app.gui.i18n import SETTING as LANGUAGE_SETTING
-from scanner_app.gui.i18n import Translations
-from scanner_app.gui.main_actions import MainActions
-from scanner_app.gui.results_panel import ResultsPanel
-from scanner_app.gui.server_panel import ServerPanel
-from scanner_app.gui.session import SessionFolder
-from scanner_app.gui.shortcuts_page import ShortcutsPage, shortcut_rows
+from scanner_app.gui.document.controller import DocumentController
+from scanner_app.gui.document.edit_history import HistoryActions
+from scanner_app.gui.document.model import DocumentModel
+from scanner_app.gui.document.session_folder import SessionFolder
+from scanner_app.gui.fields.panel import FieldsPanel
+from scanner_app.gui.i18n.core_text import translated, with_original
+from scanner_app.gui.i18n.translators import SETTING as LANGUAGE_SETTING
+from scanner_app.gui.i18n.translators import Translations
+from scanner_app.gui.lines.panel import ResultsPanel
+from scanner_app.gui.server.panel import ServerPanel
 from scanner_app.gui.theme import readable
 from scanner_app.gui.viewer import ViewerPanel
+from scanner_app.gui.window import recent_files
+from scanner_app.gui.window.actions import MainActions
+from scanner_app.gui.window.shortcuts_page import ShortcutsPage, shortcut_rows
 
 _STATUS_COLOURS = {ConnectionStatus.READY: "#2e7d32", ConnectionStatus.STARTING: "#8d6e00",
                    ConnectionStatus.DOWN: "#c62828", ConnectionStatus.ERROR: "#c62828"}  # fmt: skip
@@ -221,7 +223,7 @@ class MainWindow(QMainWindow):
 
     def capture_camera(self) -> None:
         try:
-            from scanner_app.gui.camera_dialog import CameraDialog
+            from scanner_app.gui.camera.dialog import CameraDialog
         except ImportError:
             self._show_message(self.tr("Camera capture is not available"))
             return
@@ -231,14 +233,14 @@ class MainWindow(QMainWindow):
 
     def scan_from_device(self) -> None:
         """File > Scan...: pages from a scanner; one page opens in the viewer, several run as a batch."""
-        from scanner_app.gui.batch_panel import batches_root
-        from scanner_app.gui.scan_dialog import ScanDialog
+        from scanner_app.gui.batch.panel import batches_root
+        from scanner_app.gui.capture.scan_dialog import ScanDialog
 
         self.open_paths(ScanDialog.scan(self, batches_root()))
 
     def capture_screen(self) -> None:
         try:
-            from scanner_app.gui.screen_capture import ScreenRegionCapture
+            from scanner_app.gui.capture.screen import ScreenRegionCapture
         except ImportError:
             self._show_message(self.tr("Screen capture is not available"))
             return

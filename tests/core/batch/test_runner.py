@@ -13,10 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from batch_helpers import Recorder, line_images
 
-from scanner_app.core.batch import BatchRunner, run_batch
-from scanner_app.core.batch_events import (
+from scanner_app.core.batch.events import (
     BatchFinished,
     FileDone,
     FileFailed,
@@ -26,12 +24,14 @@ from scanner_app.core.batch_events import (
     RunStopped,
     ServerWaiting,
 )
-from scanner_app.core.client import OcrClient
+from scanner_app.core.batch.runner import BatchRunner, run_batch
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.results import PageResult
-from scanner_app.core.store import STORE_NAME, BatchStore
-from scanner_app.samples import distinct_receipts, encode
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.samples.documents import distinct_receipts, encode
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
+from tests.helpers.batch import Recorder, line_images
 
 
 class Counting:
@@ -177,9 +177,9 @@ def test_pause_resume_cancel_then_resume_run(triton: EmbeddedServer, tmp_path: P
 
 CHILD = """
 import sys
-from scanner_app.core.batch import run_batch
-from scanner_app.core.batch_events import PageDone
-from scanner_app.core.client import OcrClient
+from scanner_app.core.batch.runner import run_batch
+from scanner_app.core.batch.events import PageDone
+from scanner_app.core.client.triton import OcrClient
 
 
 def report(event):

@@ -7,19 +7,19 @@ import time
 from pathlib import Path
 
 import pytest
-from batch_helpers import Recorder, fake_page, line_images
 
-from scanner_app.core import batch as batch_mod
-from scanner_app.core.batch import BatchRunner, run_batch
-from scanner_app.core.batch_events import (
+from scanner_app.core.batch import runner as batch_mod
+from scanner_app.core.batch.events import (
     PageDone,
     RunStopped,
     ServerWaiting,
 )
+from scanner_app.core.batch.runner import BatchRunner, run_batch
 from scanner_app.core.errors import InvalidImage, ServerContractError, ServerTimeout, ServerUnavailable
 from scanner_app.core.results import PageResult
-from scanner_app.core.store import STORE_NAME, BatchStore
-from scanner_app.samples import render_text_lines
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.samples.documents import render_text_lines
+from tests.helpers.batch import Recorder, fake_page, line_images
 
 
 # Fakes: no server --------------------------------------------------------------------------------

@@ -15,14 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from scanner_app.core.batch import run_batch
-from scanner_app.core.client import OcrClient
+from scanner_app.core.batch.runner import run_batch
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.errors import InferenceFailed
 from scanner_app.core.results import PageResult
-from scanner_app.core.store import STORE_NAME, BatchStore, path_from_text, path_text
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore, path_from_text, path_text
 from scanner_app.server.embedded import EmbeddedServer
+from tests.helpers.paths import SROIE_IMAGES
 
-RECEIPTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img"
+RECEIPTS = SROIE_IMAGES
 LONG_STEM = "r" * 246  # with ".jpg": 250 characters, the longest a name can be with room to spare
 
 

@@ -8,10 +8,8 @@ import time
 import cv2
 import numpy as np
 import pytest
-from docscan_scene import Scene, exact_lines, in_order, photograph, receipt
 
-from scanner_app.core.client import OcrClient
-from scanner_app.core.docscan import (
+from scanner_app.core.camera.docscan import (
     ScanResult,
     enhance_document,
     find_document_quad,
@@ -20,7 +18,9 @@ from scanner_app.core.docscan import (
     projected_aspect,
     scan_document,
 )
-from scanner_app.samples import render_invoice
+from scanner_app.core.client.triton import OcrClient
+from scanner_app.samples.documents import render_invoice
+from tests.helpers.docscan_scene import Scene, exact_lines, in_order, photograph, receipt
 
 POSES = {
     "tilted-rolled": dict(roll=18, tilt_x=28, tilt_y=-12),

@@ -13,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tls_certs import TlsFiles, make_tls_files, server_tls_args
 
 from scanner_app.contract import (
     ALL_MODELS,
@@ -22,8 +21,8 @@ from scanner_app.contract import (
     POSTPROCESS_MODEL,
     PREPROCESS_MODEL,
 )
-from scanner_app.core.client import ClientOptions, OcrClient, TensorSpec, contract_problems
-from scanner_app.core.endpoints import EndpointPool
+from scanner_app.core.client.endpoints import EndpointPool
+from scanner_app.core.client.triton import ClientOptions, OcrClient, TensorSpec, contract_problems
 from scanner_app.core.errors import (
     ClientConfigError,
     InvalidImage,
@@ -33,9 +32,10 @@ from scanner_app.core.errors import (
     TlsError,
 )
 from scanner_app.load.targets import DetectionTarget
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.samples.documents import encode, render_text_lines
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.model_fetch import default_repository
+from tests.helpers.tls_certs import TlsFiles, make_tls_files, server_tls_args
 
 FAKE_CONFIG = """\
 backend: "python"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from scanner_app.core.client import ClientOptions, OcrClient, _channel_args
+from scanner_app.core.client.triton import ClientOptions, OcrClient, _channel_args
 from scanner_app.server.embedded import EmbeddedServer
 from scanner_app.server.ports import free_port
 

@@ -1,4 +1,4 @@
-"""The eSCL client against a local eSCL test server (tests/escl_test_server.py, 127.0.0.1 only).
+"""The eSCL client against a local eSCL test server (tests/helpers/escl_server.py, 127.0.0.1 only).
 
 The server stands in for a driverless network scanner (none can exist here); it follows the Mopria
 eSCL resources and serves real SROIE receipt images. The last test is the end-to-end path: pages
@@ -14,18 +14,19 @@ import threading
 from pathlib import Path
 
 import pytest
-from escl_test_server import EsclTestServer, Scanner
 from PIL import Image
 
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.devices import DeviceError, ScanCancelled, ScanSettings, open_device
 from scanner_app.core.devices.escl import EsclDevice
 from scanner_app.core.devices.escl_discovery import device_from_service
 from scanner_app.core.devices.feed import BlankDropped, PageScanned, scan_to_batch
-from scanner_app.core.store import STORE_NAME, BatchStore
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
 from scanner_app.server.embedded import EmbeddedServer
+from tests.helpers.escl_server import EsclTestServer, Scanner
+from tests.helpers.paths import SHARED_DATA
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie"
+DATA = SHARED_DATA / "sroie"
 if not DATA.is_dir():
     DATA = Path("/work/shared/data/sroie")
 RECEIPTS = sorted((DATA / "img").glob("*.jpg"))[:4]

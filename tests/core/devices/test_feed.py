@@ -12,15 +12,15 @@ import threading
 from pathlib import Path
 
 import pytest
-from sane_test_backend import DEVICE, use_sane_test_backend
 
-from scanner_app.core.batch_events import PageDone
-from scanner_app.core.client import OcrClient
+from scanner_app.core.batch.events import PageDone
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.devices import ScanSettings, open_device
 from scanner_app.core.devices.feed import PageScanned, ScanEnded, scan_to_batch
 from scanner_app.core.devices.sane_device import SaneDevice
-from scanner_app.core.store import STORE_NAME, BatchStore
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
 from scanner_app.server.embedded import EmbeddedServer
+from tests.helpers.sane_backend import DEVICE, use_sane_test_backend
 
 RESET = {"read_return_value": "Default", "hand_scanner": False, "test_picture": "Color pattern", "depth": 8}
 

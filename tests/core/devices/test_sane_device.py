@@ -11,7 +11,6 @@ import sys
 import threading
 
 import pytest
-from sane_test_backend import DEVICE, use_sane_test_backend
 
 from scanner_app.core.devices import (
     NO_PLATFORM_SUPPORT,
@@ -23,6 +22,7 @@ from scanner_app.core.devices import (
 )
 from scanner_app.core.devices.blank import is_blank
 from scanner_app.core.devices.sane_device import SaneDevice
+from tests.helpers.sane_backend import DEVICE, use_sane_test_backend
 
 RESET = {"read_return_value": "Default", "hand_scanner": False, "test_picture": "Solid black", "depth": 8}
 

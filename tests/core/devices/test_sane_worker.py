@@ -13,15 +13,15 @@ import sys
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection
-from pathlib import Path
 
 import pytest
-from sane_test_backend import DEVICE, use_sane_test_backend
 
 from scanner_app.core.devices import DeviceError, ScanCancelled, ScannedPage, ScanSettings, open_device
 from scanner_app.core.devices.base import PageProgress
 from scanner_app.core.devices.sane_device import WORKER_FLAG, SaneDevice
 from scanner_app.core.devices.sane_protocol import LIST, OK
+from tests.helpers.paths import REPO
+from tests.helpers.sane_backend import DEVICE, use_sane_test_backend
 
 SLOW = {"read_delay": True, "read_delay_duration": 100_000}  # about 0.1 s a read: a page takes seconds
 FEEDER = ScanSettings("feeder", dpi=75, mode="gray", options={"test_picture": "Grid", **SLOW})
@@ -147,7 +147,7 @@ def test_closing_ends_the_worker() -> None:
 def test_the_bundles_launcher_runs_the_worker_and_it_ends_with_its_socket() -> None:
     use_sane_test_backend()
     ours, theirs = socket.socketpair()
-    launcher = Path(__file__).parents[1] / "packaging" / "desktop" / "launcher.py"
+    launcher = REPO / "packaging" / "desktop" / "launcher.py"
     proc = subprocess.Popen([sys.executable, str(launcher), WORKER_FLAG, str(theirs.fileno())],
                             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)  # fmt: skip
     theirs.close()

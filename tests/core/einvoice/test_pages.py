@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 from scanner_app.core import images
-from scanner_app.core.batch import text_layer_result
+from scanner_app.core.batch.runner import text_layer_result
 from scanner_app.core.errors import UnreadableFile
 from scanner_app.core.fields import extract_fields
 from scanner_app.core.fields.exact import EXACT_RAW
 from scanner_app.core.fields.model import InvoiceFields
-from scanner_app.core.page_codes import with_codes
+from scanner_app.core.fields.page_codes import with_codes
 from scanner_app.core.results import PageResult
-from scanner_app.samples_einvoice import TRUTH, einvoice_ofd, einvoice_xml
-from scanner_app.samples_fapiao import render_fapiao
-from scanner_app.samples_invoices import perfect_page
+from scanner_app.samples.einvoice import TRUTH, einvoice_ofd, einvoice_xml
+from scanner_app.samples.fapiao import render_fapiao
+from scanner_app.samples.invoices import perfect_page
 
 TAGGED = ("number", "date", "buyer_name", "buyer_tax_id", "seller_name", "seller_tax_id", "net", "tax",
           "total")  # fmt: skip

@@ -14,11 +14,11 @@ from pathlib import Path
 import qrcode
 from PIL import Image
 
-from scanner_app.core.fields.batch import page_rows
-from scanner_app.core.store import STORE_NAME, BatchStore
-from scanner_app.samples import encode, render_invoice
-from scanner_app.samples_einvoice import TRUTH, einvoice_ofd, einvoice_xml
-from scanner_app.samples_fapiao import render_fapiao
+from scanner_app.core.batch.fields import page_rows
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.samples.documents import encode, render_invoice
+from scanner_app.samples.einvoice import TRUTH, einvoice_ofd, einvoice_xml
+from scanner_app.samples.fapiao import render_fapiao
 from scanner_app.server.embedded import EmbeddedServer
 
 QR_FIELDS = ("invoice_code", "number", "net", "date", "check_code")
@@ -101,10 +101,10 @@ def test_scan_fields_cross_checks_qr_and_reads_einvoices_exactly(
 
 def test_desktop_page_keeps_its_qr_for_the_fields_tab(triton: EmbeddedServer, tmp_path: Path) -> None:
     """The app's own page path (document_jobs, then the Fields tab's extraction with edits)."""
-    from scanner_app.core.client import OcrClient
-    from scanner_app.gui.document_jobs import load_page, recognize_page
-    from scanner_app.gui.document_model import StoredPage
-    from scanner_app.gui.fields_panel import _extract
+    from scanner_app.core.client.triton import OcrClient
+    from scanner_app.gui.document.jobs import load_page, recognize_page
+    from scanner_app.gui.document.model import StoredPage
+    from scanner_app.gui.fields.panel import _extract
 
     invoice = render_fapiao(6, "company")
     path = tmp_path / "fapiao.png"

@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from scanner_app.core.export import (
+from scanner_app.core.export.formats import (
     DocumentResult,
     export,
     layout_text,
@@ -23,9 +23,9 @@ from scanner_app.core.export import (
     write_jsonl,
     write_txt,
 )
-from scanner_app.core.pdf_export import DPI, write_searchable_pdf
+from scanner_app.core.pdf.export import DPI, write_searchable_pdf
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.samples import render_text_lines
+from scanner_app.samples.documents import render_text_lines
 
 PDF_LINES = ["Invoice INV-2024-00017", "Café crème 3.50 EUR", "发票号码 12345", "Total amount due 1,234.56"]
 FORMULA = '=HYPERLINK("http://x","y")'

@@ -11,10 +11,16 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 
-from scanner_app.core.export import DocumentResult, layout_text, write_csv_files, write_csv_lines, write_json
-from scanner_app.core.pdf_export import DPI, write_searchable_pdf
+from scanner_app.core.export.formats import (
+    DocumentResult,
+    layout_text,
+    write_csv_files,
+    write_csv_lines,
+    write_json,
+)
+from scanner_app.core.pdf.export import DPI, write_searchable_pdf
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.samples import render_text_lines
+from scanner_app.samples.documents import render_text_lines
 
 TEXTS = ["First line on top", "Second line below", "Third line at the end"]
 

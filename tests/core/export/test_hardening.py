@@ -1,5 +1,5 @@
-"""Issue 17, point 5 on the app's side: the viewer's export (gui/export_job.py) of a source whose file
-name is not valid UTF-8, read by the real server; the PDF is made from the real file."""
+"""Issue 17, point 5 on the app's side: the viewer's export (gui/document/export_job.py) of a source whose
+file name is not valid UTF-8, read by the real server; the PDF is made from the real file."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from scanner_app.core.batch import run_batch
-from scanner_app.core.client import OcrClient
-from scanner_app.core.store import STORE_NAME, BatchStore
-from scanner_app.gui.export_job import export_document
+from scanner_app.core.batch.runner import run_batch
+from scanner_app.core.client.triton import OcrClient
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.gui.document.export_job import export_document
 from scanner_app.server.embedded import EmbeddedServer
+from tests.helpers.paths import SROIE_IMAGES
 
-RECEIPTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "sroie" / "img"
+RECEIPTS = SROIE_IMAGES
 
 
 def test_viewer_export_reads_a_source_whose_name_is_not_utf8(triton: EmbeddedServer, tmp_path: Path) -> None:

@@ -10,11 +10,11 @@ import pytest
 
 from scanner_app.cli import build_parser
 from scanner_app.commands.layout_args import layout_of
-from scanner_app.core.batch_export import export_store
-from scanner_app.core.export_layout import OutputLayout
+from scanner_app.core.batch.export import export_store
+from scanner_app.core.export.layout import OutputLayout
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.core.store import STORE_NAME, BatchStore
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.samples.documents import encode, render_text_lines
 
 
 def _line(text: str, y: float) -> TextLine:

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 from scanner_app.commands.scan import print_summary
-from scanner_app.core.export import DocumentResult
-from scanner_app.core.fields.export import FIELDS_CSV, export_fields, receipt_rows
+from scanner_app.core.export.fields_sheet import FIELDS_CSV, export_fields, receipt_rows
+from scanner_app.core.export.formats import DocumentResult
+from scanner_app.core.export.receipt_files import write_receipt_files
 from scanner_app.core.fields.extract import extract_fields
-from scanner_app.core.receipt_files import write_receipt_files
 from scanner_app.core.results import PageResult, Receipt, TextLine
-from scanner_app.core.store import BatchStore
+from scanner_app.core.store.batch_store import BatchStore
 
 
 def _line(x: float, y: float, text: str) -> TextLine:
@@ -83,7 +83,7 @@ def test_the_store_summary_counts_receipts_as_well_as_pages(tmp_path: Path) -> N
 
 
 def test_the_batch_summary_line_names_receipts() -> None:
-    from scanner_app.core.batch_events import BatchSummary
+    from scanner_app.core.batch.events import BatchSummary
 
     summary = BatchSummary((), (), (), (), 2, 9, pages_sent=2, seconds=1.0, stopped=None, receipts=3)
     out = io.StringIO()
@@ -92,7 +92,7 @@ def test_the_batch_summary_line_names_receipts() -> None:
 
 
 def test_a_field_edit_of_one_receipt_reaches_its_row_and_json_only(tmp_path: Path) -> None:
-    from scanner_app.core.batch_export import export_store
+    from scanner_app.core.batch.export import export_store
 
     (tmp_path / "glass.jpg").write_bytes(b"an image")
     with BatchStore(tmp_path / "store.sqlite") as store:

@@ -6,12 +6,12 @@ import csv
 from pathlib import Path
 
 import pytest
-from fields_helpers import page_of
 from openpyxl import load_workbook
 
+from scanner_app.core.export.reimbursement import COLUMNS, SheetRow, write_sheet
 from scanner_app.core.fields import extract_fields
-from scanner_app.core.fields.reimbursement import COLUMNS, SheetRow, write_sheet
-from scanner_app.samples_invoices import render_en_invoice, render_vat_invoice
+from scanner_app.samples.invoices import render_en_invoice, render_vat_invoice
+from tests.helpers.fields import page_of
 
 HOSTILE = ('=HYPERLINK("http://evil.example","x")', "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\tTAB")
 

@@ -7,11 +7,11 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from fields_helpers import page_from_rows, page_of
 
 from scanner_app.core.fields import LOW_CONFIDENCE, InvoiceFields, extract_fields
 from scanner_app.core.fields.rules import ENV_VAR, RulesError, builtin_dir, default_rules, load_rules
-from scanner_app.samples_invoices import render_en_invoice, render_vat_invoice
+from scanner_app.samples.invoices import render_en_invoice, render_vat_invoice
+from tests.helpers.fields import page_from_rows, page_of
 
 RECEIPT = [
     ("tan woon yann", 70, 20),  # a prominent line that is not the vendor

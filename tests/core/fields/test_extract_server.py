@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.fields import extract_fields
-from scanner_app.samples import encode
-from scanner_app.samples_invoices import RenderedInvoice, render_en_invoice, render_vat_invoice
+from scanner_app.samples.documents import encode
+from scanner_app.samples.invoices import RenderedInvoice, render_en_invoice, render_vat_invoice
 from scanner_app.server.embedded import EmbeddedServer
 
 VAT_FIELDS = ("invoice_code", "number", "date", "buyer_name", "buyer_tax_id", "seller_name", "seller_tax_id",

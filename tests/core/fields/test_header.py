@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from fields_helpers import page_from_rows
-
 from scanner_app.core.fields import extract_fields
+from tests.helpers.fields import page_from_rows
 
 TAIL = [
     ("TAX INVOICE", 120, 300),

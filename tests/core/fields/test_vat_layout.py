@@ -14,8 +14,8 @@ from scanner_app.core.fields.rules import default_rules
 from scanner_app.core.fields.values import Field
 from scanner_app.core.fields.vat import spaced_cells
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.samples_fapiao import LAYOUTS, WRONG, render_fapiao
-from scanner_app.samples_invoices import perfect_page
+from scanner_app.samples.fapiao import LAYOUTS, WRONG, render_fapiao
+from scanner_app.samples.invoices import perfect_page
 
 Row = tuple[str, float, float, float, float]
 HEAD: list[Row] = [

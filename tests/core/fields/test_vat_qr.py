@@ -8,9 +8,9 @@ import dataclasses
 from scanner_app.core.fields.extract import extract_fields
 from scanner_app.core.fields.vat_qr import cross_check_image, decode_qr, parse_qr
 from scanner_app.core.results import PageResult
-from scanner_app.samples import render_invoice
-from scanner_app.samples_fapiao import render_fapiao
-from scanner_app.samples_invoices import perfect_page
+from scanner_app.samples.documents import render_invoice
+from scanner_app.samples.fapiao import render_fapiao
+from scanner_app.samples.invoices import perfect_page
 
 QR_FIELDS = ("invoice_code", "number", "net", "date", "check_code")
 

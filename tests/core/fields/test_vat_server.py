@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from scanner_app.core.client import OcrClient
+from scanner_app.core.client.triton import OcrClient
 from scanner_app.core.fields.extract import extract_fields
 from scanner_app.core.fields.vat_qr import cross_check_image
-from scanner_app.samples import encode
-from scanner_app.samples_fapiao import LAYOUTS, render_fapiao
+from scanner_app.samples.documents import encode
+from scanner_app.samples.fapiao import LAYOUTS, render_fapiao
 from scanner_app.server.embedded import EmbeddedServer
 
 ALWAYS = {"net_tax_total", "total_words", "seller_tax_id_checksum", "items_net", "items_tax"}

@@ -12,7 +12,7 @@ import math
 import pytest
 
 from scanner_app.core.fields.extract import extract_fields
-from scanner_app.core.receipt_frame import frame_transform, tilt_of
+from scanner_app.core.page.receipt_frame import frame_transform, tilt_of
 from scanner_app.core.results import PageResult, Receipt, TextLine
 
 # (text, left x, top y, width) of a receipt 600 px wide; rows 32 px apart, 40 px tall, as the

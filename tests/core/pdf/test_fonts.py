@@ -43,7 +43,7 @@ sys.addaudithook(hide_system_fonts)
 
 from PIL import Image
 
-from scanner_app.core.pdf_export import write_searchable_pdf
+from scanner_app.core.pdf.export import write_searchable_pdf
 from scanner_app.core.results import PageResult, TextLine
 
 lines = json.loads(sys.argv[2])
@@ -81,7 +81,7 @@ def test_pdf_written_with_system_fonts_hidden_reads_back(tmp_path: Path) -> None
 def test_pdf_search_finds_chinese_and_latin_words(tmp_path: Path) -> None:
     from PIL import Image
 
-    from scanner_app.core.pdf_export import write_searchable_pdf
+    from scanner_app.core.pdf.export import write_searchable_pdf
     from scanner_app.core.results import PageResult, TextLine
 
     box = ((10.0, 10.0), (400.0, 10.0), (400.0, 50.0), (10.0, 50.0))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.core.store import STORE_NAME, BatchStore
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
 
 
 def _page(name: str, *texts: str) -> PageResult:

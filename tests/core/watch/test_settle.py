@@ -16,11 +16,11 @@ from pathlib import Path, PurePosixPath
 import pytest
 from PIL import Image
 
-from scanner_app.core.export_layout import Namer, OutputLayout, check_template
+from scanner_app.core.export.layout import Namer, OutputLayout, check_template
 from scanner_app.core.results import PageResult
-from scanner_app.core.watch_complete import looks_complete
-from scanner_app.core.watch_observer import NETWORK_FS, filesystem_type, start_observer
-from scanner_app.core.watch_settle import Settler
+from scanner_app.core.watch.complete import looks_complete
+from scanner_app.core.watch.observer import NETWORK_FS, filesystem_type, start_observer
+from scanner_app.core.watch.settle import Settler
 
 
 def _encoded(fmt: str, **kw: object) -> bytes:
@@ -177,7 +177,7 @@ class _Collector:
 
 @pytest.mark.parametrize("polling", [False, True])
 def test_a_burst_of_1000_files_is_noticed_by_events_and_by_polling(tmp_path: Path, polling: bool) -> None:
-    from scanner_app.core.watch import _Handler
+    from scanner_app.core.watch.watcher import _Handler
 
     collector = _Collector()
     notices: list[str] = []
@@ -210,8 +210,8 @@ class _SwitchyStream(io.StringIO):
 def test_watch_lines_from_many_threads_stay_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     from scanner_app.commands.progress import ProgressPrinter
     from scanner_app.commands.watch import event_printer
-    from scanner_app.core.batch_events import FileFailed
-    from scanner_app.core.watch_events import FileExported, WatchNotice
+    from scanner_app.core.batch.events import FileFailed
+    from scanner_app.core.watch.events import FileExported, WatchNotice
 
     stream = _SwitchyStream()
     monkeypatch.setattr(sys, "stdout", stream)

@@ -8,13 +8,13 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from scanner_app.core.batch_events import FileFailed, FileStarted
-from scanner_app.core.client import OcrClient
-from scanner_app.core.export_layout import OutputLayout
-from scanner_app.core.store import STORE_NAME, BatchStore
-from scanner_app.core.watch import FolderWatcher, WatchOptions
-from scanner_app.core.watch_events import FileExported, FileSkipped, WatchStarted
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.core.batch.events import FileFailed, FileStarted
+from scanner_app.core.client.triton import OcrClient
+from scanner_app.core.export.layout import OutputLayout
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.core.watch.events import FileExported, FileSkipped, WatchStarted
+from scanner_app.core.watch.watcher import FolderWatcher, WatchOptions
+from scanner_app.samples.documents import encode, render_text_lines
 from scanner_app.server.embedded import EmbeddedServer
 
 

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QModelIndex, QSettings, QStandardPaths, Qt
 
-from scanner_app.core.batch_events import FileDone, FileFailed, FileStarted, PageDone, Progress
+from scanner_app.core.batch.events import FileDone, FileFailed, FileStarted, PageDone, Progress
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.core.store import BatchStore, FileRecord
-from scanner_app.gui.batch_panel import BatchPanel, batches_root, new_batch_folder
-from scanner_app.gui.batch_rows import RowBook
-from scanner_app.gui.batch_table_model import PATH_ROLE, STATE_ROLE, BatchTableModel
-from scanner_app.gui.connection import ServerConnection
-from scanner_app.samples import distinct_receipts, encode
+from scanner_app.core.store.batch_store import BatchStore, FileRecord
+from scanner_app.gui.batch.panel import BatchPanel, batches_root, new_batch_folder
+from scanner_app.gui.batch.rows import RowBook
+from scanner_app.gui.batch.table_model import PATH_ROLE, STATE_ROLE, BatchTableModel
+from scanner_app.gui.connection.link import ServerConnection
+from scanner_app.samples.documents import distinct_receipts, encode
 from scanner_app.server.ports import free_port
 
 CORRUPT = "zz-broken.png"

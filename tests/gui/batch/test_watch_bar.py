@@ -9,11 +9,11 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog
 
-from scanner_app.core.watch_events import FileExported, WatchStarted
-from scanner_app.gui.batch_panel import BatchPanel
-from scanner_app.gui.connection import ServerConnection
-from scanner_app.gui.watch_bar import WatchBar, WatchCounts
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.core.watch.events import FileExported, WatchStarted
+from scanner_app.gui.batch.panel import BatchPanel
+from scanner_app.gui.batch.watch_bar import WatchBar, WatchCounts
+from scanner_app.gui.connection.link import ServerConnection
+from scanner_app.samples.documents import encode, render_text_lines
 
 
 def test_watch_counts_fold_the_watchers_events() -> None:

@@ -12,15 +12,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from docscan_scene import Scene, exact_lines, in_order, photograph, receipt
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog, QWidget
 
-from scanner_app.core.client import OcrClient
-from scanner_app.gui import camera_source
-from scanner_app.gui.camera_dialog import CameraDialog
-from scanner_app.gui.camera_source import FrameGrabber
-from scanner_app.gui.screen_capture import ScreenRegionCapture
+from scanner_app.core.client.triton import OcrClient
+from scanner_app.gui.camera import source as camera_source
+from scanner_app.gui.camera.dialog import CameraDialog
+from scanner_app.gui.camera.source import FrameGrabber
+from scanner_app.gui.capture.screen import ScreenRegionCapture
+from tests.helpers.docscan_scene import Scene, exact_lines, in_order, photograph, receipt
 
 FRAMES = 8
 

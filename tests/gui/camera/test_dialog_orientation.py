@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from scanner_app.core.client import OcrClient
-from scanner_app.gui.camera_dialog import CameraDialog
+from scanner_app.core.client.triton import OcrClient
+from scanner_app.gui.camera.dialog import CameraDialog
+from tests.helpers.paths import SROIE_IMAGES
 
-RECEIPT = Path(__file__).resolve().parents[3] / "shared" / "data" / "sroie" / "img" / "000.jpg"
+RECEIPT = SROIE_IMAGES / "000.jpg"
 
 
 def _video(path: Path, frame: np.ndarray, count: int = 6) -> Path:

@@ -1,7 +1,7 @@
 """File > Scan... against SANE's `test` backend, a real virtual scanner (not a mock).
 
 The dialog's device list comes from SANE only (``network=False``): the eSCL search would send
-multicast DNS to the LAN. eSCL devices go through the same ``open_device`` (tests/test_devices_escl.py).
+multicast DNS to the LAN. eSCL devices go through the same ``open_device`` (tests/core/devices/test_escl.py).
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialog, QMenuBar, QWidget
-from sane_test_backend import use_sane_test_backend
 
 from scanner_app.core.devices import list_devices, open_device
-from scanner_app.gui.main_actions import MainActions
-from scanner_app.gui.scan_dialog import ScanDialog
+from scanner_app.gui.capture.scan_dialog import ScanDialog
+from scanner_app.gui.window.actions import MainActions
+from tests.helpers.sane_backend import use_sane_test_backend
 
 BASE = {"read_return_value": "Default", "hand_scanner": False, "test_picture": "Color pattern", "depth": 8,
         "read_delay": False}  # fmt: skip

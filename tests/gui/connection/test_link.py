@@ -7,13 +7,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from gui_tcp_relay import TcpRelay
 from PySide6.QtCore import QSettings
 
-from scanner_app.core.client import ClientOptions
+from scanner_app.core.client.triton import ClientOptions
 from scanner_app.core.errors import ServerTimeout, ServerUnavailable, TlsError
-from scanner_app.gui.connection import ConnectionState, ServerConnection
-from scanner_app.gui.connection_logic import (
+from scanner_app.gui.connection.link import ConnectionState, ServerConnection
+from scanner_app.gui.connection.logic import (
     options_from_settings,
     parse_urls,
     plan_start,
@@ -21,8 +20,9 @@ from scanner_app.gui.connection_logic import (
     unhealthy_status,
     url_problem,
 )
-from scanner_app.samples import distinct_receipts, encode
+from scanner_app.samples.documents import distinct_receipts, encode
 from scanner_app.server.ports import free_port
+from tests.helpers.tcp_relay import TcpRelay
 
 # Qt-free logic ----------------------------------------------------------------------------------
 

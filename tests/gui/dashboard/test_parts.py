@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from scanner_app.contract import DETECTION_MODEL, PIPELINE_MODEL, RECOGNITION_MODEL
-from scanner_app.core.client import InstanceGroup, ModelFacts
+from scanner_app.core.client.triton import InstanceGroup, ModelFacts
 from scanner_app.gui.dashboard.charts import RollingChart
 from scanner_app.gui.dashboard.export import export_runs
 from scanner_app.gui.dashboard.images import load_images
@@ -27,7 +27,7 @@ from scanner_app.gui.dashboard.records import RunRecord, findings, ordered_for_s
 from scanner_app.gui.dashboard.runs_table import RunsView
 from scanner_app.load.report import PERF_CSV_COLUMNS, RunResult
 from scanner_app.load.server_stats import ServerSample
-from scanner_app.samples import encode, render_text_lines
+from scanner_app.samples.documents import encode, render_text_lines
 
 
 def _result(kind: str, throughput: float, p50: float, concurrency: int = 4, **extra: object) -> RunResult:

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from PySide6.QtCore import Qt
 
-from scanner_app.gui.connection import ServerConnection
+from scanner_app.gui.connection.link import ServerConnection
 from scanner_app.gui.dashboard import StressDashboard
 from scanner_app.gui.dashboard.charts import DashboardCharts, Phase, RollingChart, phase_categories
 from scanner_app.gui.dashboard.demo import DemoPanel, headline_texts

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_shell_helpers import RECOGNIZE_TIMEOUT_MS, main_window
 from PySide6.QtCore import QSettings
 from reportlab.pdfgen import canvas
 
-from scanner_app.gui.document_controller import FORCE_OCR_SETTING
-from scanner_app.samples_einvoice import TRUTH, einvoice_ofd, einvoice_xml
+from scanner_app.gui.document.controller import FORCE_OCR_SETTING
+from scanner_app.samples.einvoice import TRUTH, einvoice_ofd, einvoice_xml
+from tests.helpers.gui_shell import RECOGNIZE_TIMEOUT_MS, main_window
 
 LINES = ["KEDAI RUNCIT MAJU SDN BHD", "Invoice No: INV-2018/0042", "Date: 25/12/2018", "TOTAL RM 19.90"]
 

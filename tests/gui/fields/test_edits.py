@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from scanner_app.core.batch_export import export_store
-from scanner_app.core.fields.batch import batch_rows
-from scanner_app.core.fields.export import FIELDS_CSV
-from scanner_app.core.review import load_reviews
-from scanner_app.core.store import BatchStore
-from scanner_app.gui.connection import ServerConnection
-from scanner_app.gui.document_controller import DocumentController
-from scanner_app.gui.document_model import DocumentModel
-from scanner_app.gui.fields_panel import FieldsPanel
-from scanner_app.gui.session import SessionFolder
-from scanner_app.samples_invoices import perfect_page, render_en_invoice
+from scanner_app.core.batch.export import export_store
+from scanner_app.core.batch.fields import batch_rows
+from scanner_app.core.batch.review import load_reviews
+from scanner_app.core.export.fields_sheet import FIELDS_CSV
+from scanner_app.core.store.batch_store import BatchStore
+from scanner_app.gui.connection.link import ServerConnection
+from scanner_app.gui.document.controller import DocumentController
+from scanner_app.gui.document.model import DocumentModel
+from scanner_app.gui.document.session_folder import SessionFolder
+from scanner_app.gui.fields.panel import FieldsPanel
+from scanner_app.samples.invoices import perfect_page, render_en_invoice
 
 WAIT_MS = 30_000
 EDITED = "Hand Corrected Trading Ltd"
@@ -80,8 +80,8 @@ def test_a_field_edit_survives_reopening_and_reaches_every_sheet(qtbot, stored, 
 
 
 def test_the_batch_review_stores_its_corrections(qtbot, stored) -> None:
-    from scanner_app.core.review import ReviewItem
-    from scanner_app.gui.review_session import ReviewSession
+    from scanner_app.core.batch.review import ReviewItem
+    from scanner_app.gui.review.session import ReviewSession
 
     store, _, invoice = stored
     session = ReviewSession()

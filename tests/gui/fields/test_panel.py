@@ -10,10 +10,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
-from scanner_app.gui.document_model import DocumentModel
-from scanner_app.gui.fields_model import FLAGGED, VALUE
-from scanner_app.gui.fields_panel import FieldsPanel
-from scanner_app.samples_invoices import perfect_page, render_en_invoice
+from scanner_app.gui.document.model import DocumentModel
+from scanner_app.gui.fields.model import FLAGGED, VALUE
+from scanner_app.gui.fields.panel import FieldsPanel
+from scanner_app.samples.invoices import perfect_page, render_en_invoice
 
 WAIT_MS = 10_000
 
@@ -108,9 +108,9 @@ def test_batch_review_lists_every_page_and_its_sheet_exports_edits(tmp_path: Pat
     # the Batch tab's review (FieldsBatchTable folded into it, #14): its receipts and its sheet
     from openpyxl import load_workbook
 
-    from scanner_app.core.review import load_reviews, write_batch_sheet
-    from scanner_app.core.store import BatchStore
-    from scanner_app.samples_invoices import render_vat_invoice
+    from scanner_app.core.batch.review import load_reviews, write_batch_sheet
+    from scanner_app.core.store.batch_store import BatchStore
+    from scanner_app.samples.invoices import render_vat_invoice
 
     invoices = {"en.png": render_en_invoice(1), "vat.png": render_vat_invoice(1)}
     with BatchStore(tmp_path / "batch.sqlite") as store:

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gui_shell_helpers import main_window
 from PySide6.QtCore import QSettings, Qt
 
-from scanner_app.gui.i18n import SETTING, Translations, catalog_path, choose_language
+from scanner_app.gui.i18n.translators import SETTING, Translations, catalog_path, choose_language
+from tests.helpers.gui_shell import main_window
 
 
 def test_language_follows_settings_then_the_system_locale() -> None:
@@ -71,7 +71,7 @@ def test_qt_own_dialog_buttons_are_chinese(qtbot, translations) -> None:
     assert texts == {"取消(C)", "打开(O)"} or texts == {"取消", "打开"}
 
 
-# The core's English messages in the UI language (gui.core_text) -----------------------------------
+# The core's English messages in the UI language (gui.i18n.core_text) -----------------------------------
 CORE_ZH = {
     "empty file (0 bytes)": "空文件（0 字节）",
     "not an image or PDF (the content looks like text)": "不是图像或 PDF（内容看起来是文本）",
@@ -113,7 +113,7 @@ def core_catalogue(qapp, tmp_path: Path) -> Iterator[None]:
 
 
 def test_core_failure_causes_and_grpc_errors_in_chinese(core_catalogue) -> None:
-    from scanner_app.gui.core_text import sheet_headers, status_name, translated, with_original
+    from scanner_app.gui.i18n.core_text import sheet_headers, status_name, translated, with_original
 
     assert translated("/scans/empty.jpg: empty file (0 bytes)") == "/scans/empty.jpg: 空文件（0 字节）"
     assert translated("notes.png: not an image or PDF (content looks like text)") == (
@@ -133,7 +133,7 @@ def test_core_failure_causes_and_grpc_errors_in_chinese(core_catalogue) -> None:
 
 
 def test_english_ui_keeps_the_core_words_in_full(qapp) -> None:
-    from scanner_app.gui.core_text import sheet_headers, status_name, translated
+    from scanner_app.gui.i18n.core_text import sheet_headers, status_name, translated
 
     grpc = "server 127.0.0.1:1 is unavailable: failed to connect to all addresses; Connection refused"
     assert translated(grpc) == grpc
@@ -144,9 +144,9 @@ def test_english_ui_keeps_the_core_words_in_full(qapp) -> None:
 def test_sheet_headers_parameter_of_the_writer(tmp_path: Path, core_catalogue) -> None:
     from openpyxl import load_workbook
 
+    from scanner_app.core.export.reimbursement import COLUMNS, SheetRow, write_sheet
     from scanner_app.core.fields.model import InvoiceFields
-    from scanner_app.core.fields.reimbursement import COLUMNS, SheetRow, write_sheet
-    from scanner_app.gui.core_text import sheet_headers
+    from scanner_app.gui.i18n.core_text import sheet_headers
 
     rows = [SheetRow("a.png", InvoiceFields())]
     book = load_workbook(write_sheet(rows, tmp_path / "zh.xlsx", headers=sheet_headers()))

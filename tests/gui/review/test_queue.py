@@ -18,19 +18,19 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtTest import QTest
 
+from scanner_app.core.batch.review import ReviewQueue, load_reviews, write_batch_sheet
 from scanner_app.core.fields.model import LOW_CONFIDENCE
 from scanner_app.core.results import PageResult, Receipt
-from scanner_app.core.review import ReviewQueue, load_reviews, write_batch_sheet
-from scanner_app.core.store import STORE_NAME, BatchStore
-from scanner_app.gui.batch_panel import BatchPanel
-from scanner_app.gui.batch_table_model import COLUMNS
-from scanner_app.gui.connection import ServerConnection
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.gui.batch.panel import BatchPanel
+from scanner_app.gui.batch.table_model import COLUMNS
+from scanner_app.gui.connection.link import ServerConnection
 from scanner_app.gui.viewer import overlay
-from scanner_app.samples_invoices import perfect_page, render_en_invoice
+from scanner_app.samples.invoices import perfect_page, render_en_invoice
+from tests.helpers.paths import REPO, SROIE_IMAGES
 
 WAIT_MS = 30_000
-ROOT = Path(__file__).resolve().parents[2]
-SROIE = ROOT.parent / "shared" / "data" / "sroie" / "img"
+SROIE = SROIE_IMAGES
 VENDOR, DATE, TOTAL, FLAGS, RECEIPTS, CHECKED = (
     COLUMNS.index(c) for c in ("vendor", "date", "total", "flags", "receipts", "checked"))  # fmt: skip
 
@@ -278,7 +278,7 @@ def test_checked_marks_and_edits_are_there_after_a_restart(qtbot, offline, batch
 
 
 def test_review_keys_and_undo_from_the_main_window(qtbot, batch, tmp_path: Path) -> None:
-    from gui_shell_helpers import main_window
+    from tests.helpers.gui_shell import main_window
 
     folder, _ = batch
     with main_window(qtbot, ["127.0.0.1:9"], tmp_path / "session", wait_ready=False) as window:
@@ -320,7 +320,7 @@ def window_shortcut_rows(window) -> list[tuple[str, str]]:
 def test_real_receipts_fill_the_columns_and_the_sheet(qtbot, connection, tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
-    shutil.copy(ROOT / "resources" / "samples" / "invoice.png", folder / "invoice.png")
+    shutil.copy(REPO / "resources" / "samples" / "invoice.png", folder / "invoice.png")
     for name in ("000", "001"):
         shutil.copy(SROIE / f"{name}.jpg", folder / f"sroie-{name}.jpg")
     panel = BatchPanel(connection)

@@ -12,12 +12,12 @@ import csv
 from pathlib import Path
 
 import pytest
-from test_gui_i18n import core_catalogue  # noqa: F401  (a fixture: a real compiled CoreText catalogue)
 
-from scanner_app.core.fields.reimbursement import COLUMNS
+from scanner_app.core.batch.review import ReviewQueue, load_reviews, write_batch_sheet
+from scanner_app.core.export.reimbursement import COLUMNS
 from scanner_app.core.results import PageResult, Receipt, TextLine
-from scanner_app.core.review import ReviewQueue, load_reviews, write_batch_sheet
-from scanner_app.core.store import BatchStore
+from scanner_app.core.store.batch_store import BatchStore
+from tests.gui.i18n.test_translators import core_catalogue  # noqa: F401  (a fixture: a real compiled CoreText catalogue)
 
 WAIT_MS = 30_000
 HEADERS = tuple(f"col {c}" for c in COLUMNS)
@@ -97,7 +97,7 @@ def test_the_headers_given_are_the_sheets_first_row(glass_store, tmp_path: Path)
 # The GUI's session (Qt, no server) --------------------------------------------------------------
 @pytest.fixture
 def session(qtbot, glass_store):
-    from scanner_app.gui.review_session import ReviewSession
+    from scanner_app.gui.review.session import ReviewSession
 
     store, page_id = glass_store
     review = ReviewSession()
@@ -145,7 +145,7 @@ def test_the_session_stores_and_undoes_an_edit_of_one_of_several_receipts(qtbot,
 
 @pytest.mark.usefixtures("core_catalogue")
 def test_the_sheet_written_from_the_app_has_the_ui_languages_headers(qtbot, session, tmp_path: Path) -> None:
-    from scanner_app.gui.core_text import sheet_headers
+    from scanner_app.gui.i18n.core_text import sheet_headers
 
     review, _, _, failures = session
     headers = sheet_headers()

@@ -7,27 +7,27 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gui_shell_helpers import main_window, show_synthetic, synthetic_page
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from scanner_app.core.batch_events import FileDone, FileFailed, FileStarted
+from scanner_app.core.batch.events import FileDone, FileFailed, FileStarted
 from scanner_app.core.fields.model import InvoiceFields
 from scanner_app.core.fields.values import Field
 from scanner_app.core.results import PageResult
-from scanner_app.core.store import FileRecord
-from scanner_app.gui.batch_panel import BatchPanel
-from scanner_app.gui.batch_rows import RowBook
-from scanner_app.gui.batch_table_model import FAILED_COLOUR, BatchTableModel
-from scanner_app.gui.connection import ServerConnection
-from scanner_app.gui.document_model import DocumentModel
-from scanner_app.gui.fields_model import CONFIDENCE, FLAGGED, FLAGS, NAME, VALUE, FieldsTableModel
-from scanner_app.gui.fields_panel import FieldsPanel
-from scanner_app.gui.results_model import CONFIDENCE as LINE_CONFIDENCE
-from scanner_app.samples import distinct_receipts, encode
-from scanner_app.samples_invoices import perfect_page, render_en_invoice
+from scanner_app.core.store.batch_store import FileRecord
+from scanner_app.gui.batch.panel import BatchPanel
+from scanner_app.gui.batch.rows import RowBook
+from scanner_app.gui.batch.table_model import FAILED_COLOUR, BatchTableModel
+from scanner_app.gui.connection.link import ServerConnection
+from scanner_app.gui.document.model import DocumentModel
+from scanner_app.gui.fields.model import CONFIDENCE, FLAGGED, FLAGS, NAME, VALUE, FieldsTableModel
+from scanner_app.gui.fields.panel import FieldsPanel
+from scanner_app.gui.lines.model import CONFIDENCE as LINE_CONFIDENCE
+from scanner_app.samples.documents import distinct_receipts, encode
+from scanner_app.samples.invoices import perfect_page, render_en_invoice
+from tests.helpers.gui_shell import main_window, show_synthetic, synthetic_page
 
 WAIT_MS = 10_000
 
@@ -193,8 +193,8 @@ def test_flags_read_as_sentences_and_the_value_column_gets_the_room(qtbot) -> No
 
 
 def test_flag_sentences_are_translated(qtbot, tmp_path: Path) -> None:
-    from scanner_app.gui.flag_text import flag_sentence
-    from scanner_app.gui.i18n import Translations
+    from scanner_app.gui.fields.flag_text import flag_sentence
+    from scanner_app.gui.i18n.translators import Translations
 
     translations = Translations(QApplication.instance())
     try:
@@ -209,7 +209,7 @@ def test_flag_sentences_are_translated(qtbot, tmp_path: Path) -> None:
 @pytest.mark.parametrize(("language", "one", "two"), [("en", "1 field,", "2 fields,"),
                                                       ("zh_CN", "1 个字段", "2 个字段")])
 def test_counts_use_plural_forms(qtbot, language: str, one: str, two: str) -> None:
-    from scanner_app.gui.i18n import Translations
+    from scanner_app.gui.i18n.translators import Translations
     from scanner_app.gui.units import rate_text
 
     translations = Translations(QApplication.instance())
@@ -255,8 +255,8 @@ def test_line_edits_undo_and_redo_with_the_keyboard_and_the_edit_menu(qtbot, win
 
 
 def test_field_edits_undo_and_redo_and_the_store_follows(qtbot, tmp_path: Path) -> None:
-    from scanner_app.core.store import BatchStore
-    from scanner_app.gui.document_model import StoredPage
+    from scanner_app.core.store.batch_store import BatchStore
+    from scanner_app.gui.document.model import StoredPage
 
     invoice = render_en_invoice(3)
     page = perfect_page(invoice.doc, "en-3.png")
@@ -308,8 +308,8 @@ def test_a_saved_geometry_that_does_not_fit_or_came_from_another_scale_is_not_re
 
 
 def test_recent_files_reopen_from_the_file_menu(qtbot, window, tmp_path: Path) -> None:
-    from scanner_app.gui.recent_files import recent_paths
-    from scanner_app.samples import render_text_lines
+    from scanner_app.gui.window.recent_files import recent_paths
+    from scanner_app.samples.documents import render_text_lines
 
     first, second = tmp_path / "a.png", tmp_path / "b.png"
     for path in (first, second):

@@ -16,9 +16,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from scanner_app.contract import DETECTION_MODEL
-from scanner_app.gui.connection import ServerConnection
+from scanner_app.gui.connection.link import ServerConnection
 from scanner_app.gui.dashboard import StressDashboard
-from scanner_app.gui.server_panel import ServerPanel
+from scanner_app.gui.server.panel import ServerPanel
 from scanner_app.server.model_control import ModelControl, ModelSettings
 
 pytestmark = pytest.mark.server

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 
-from scanner_app.core.client import InstanceGroup
-from scanner_app.gui.connection import ServerConnection
-from scanner_app.gui.connection_logic import parse_urls
-from scanner_app.gui.server_models_model import describe_groups
-from scanner_app.gui.server_panel import ServerPanel
+from scanner_app.core.client.triton import InstanceGroup
+from scanner_app.gui.connection.link import ServerConnection
+from scanner_app.gui.connection.logic import parse_urls
+from scanner_app.gui.server.models_model import describe_groups
+from scanner_app.gui.server.panel import ServerPanel
 from scanner_app.server.ports import free_port
 
 

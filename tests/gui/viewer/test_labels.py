@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtGui import QFontMetricsF, QImage, QPainter, QTransform
 
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.document.model import DocumentModel
 from scanner_app.gui.viewer.overlay import (
     LineGeometry,
     OverlayStyle,

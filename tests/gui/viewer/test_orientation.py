@@ -7,7 +7,7 @@ import math
 from PySide6.QtGui import QImage
 
 from scanner_app.core.results import PageResult, TextLine
-from scanner_app.gui.document_model import DocumentModel
+from scanner_app.gui.document.model import DocumentModel
 from scanner_app.gui.viewer.panel import ViewerPanel
 
 

@@ -7,8 +7,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QGraphicsPolygonItem
 
 from scanner_app.core.results import PageResult, Receipt, TextLine
-from scanner_app.gui.document_model import DocumentModel
-from scanner_app.gui.fields_panel import FieldsPanel
+from scanner_app.gui.document.model import DocumentModel
+from scanner_app.gui.fields.panel import FieldsPanel
 from scanner_app.gui.viewer.panel import ViewerPanel
 
 
@@ -85,8 +85,8 @@ def _glass() -> PageResult:
 
 
 def test_a_field_edit_goes_to_the_chosen_receipt(qtbot, tmp_path) -> None:
-    from scanner_app.core.store import BatchStore
-    from scanner_app.gui.document_model import StoredPage
+    from scanner_app.core.store.batch_store import BatchStore
+    from scanner_app.gui.document.model import StoredPage
 
     (tmp_path / "glass.png").write_bytes(b"an image")
     store = BatchStore(tmp_path / "store.sqlite")

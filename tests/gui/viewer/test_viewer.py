@@ -6,15 +6,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from gui_shell_helpers import RECOGNIZE_TIMEOUT_MS, main_window, show_synthetic, synthetic_page
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QPainter
 from PySide6.QtTest import QTest
 
-from scanner_app.gui.results_model import TEXT
+from scanner_app.gui.lines.model import TEXT
 from scanner_app.gui.viewer import hit_test
 from scanner_app.gui.viewer.overlay import LineGeometry, OverlayStyle, paint_line, polygon_of
-from scanner_app.samples import render_invoice
+from scanner_app.samples.documents import render_invoice
+from tests.helpers.gui_shell import RECOGNIZE_TIMEOUT_MS, main_window, show_synthetic, synthetic_page
 
 
 # Pure parts -------------------------------------------------------------------------------------
@@ -188,8 +188,8 @@ def test_label_text_sits_inside_its_box_and_is_readable_or_absent(qapp, zoom: fl
 
 
 def test_document_model_signals_only_on_change_and_persists_edits(qtbot, tmp_path: Path) -> None:
-    from scanner_app.core.store import BatchStore
-    from scanner_app.gui.document_model import DocumentModel, StoredPage
+    from scanner_app.core.store.batch_store import BatchStore
+    from scanner_app.gui.document.model import DocumentModel, StoredPage
 
     page = synthetic_page(3)
     store = BatchStore(tmp_path / "store.sqlite")

@@ -12,15 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tritonclient.grpc as grpcclient
-from gui_shell_helpers import RECOGNIZE_TIMEOUT_MS
 from tritonclient.utils import InferenceServerException
 
 from scanner_app import contract
-from scanner_app.gui.connection import ServerConnection
-from scanner_app.gui.main_window import MainWindow
-from scanner_app.gui.session import SessionFolder
-from scanner_app.samples import render_text_lines
+from scanner_app.gui.connection.link import ServerConnection
+from scanner_app.gui.document.session_folder import SessionFolder
+from scanner_app.gui.window.main_window import MainWindow
+from scanner_app.samples.documents import render_text_lines
 from scanner_app.server.supervise import KIND_RECYCLED, KIND_RESTARTED, KIND_STUB_DIED, HealthEvent, stubs_of
+from tests.helpers.gui_shell import RECOGNIZE_TIMEOUT_MS
 
 RESTART_TIMEOUT_MS = 300_000  # a start or restart on 2 busy cores
 

@@ -7,13 +7,13 @@ import json
 import socket
 from pathlib import Path
 
-from gui_shell_helpers import RECOGNIZE_TIMEOUT_MS, main_window
 from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QImage
 
 from scanner_app.gui.app import build_parser
-from scanner_app.gui.results_model import TEXT
-from scanner_app.samples import distinct_receipts, render_invoice, render_text_lines
+from scanner_app.gui.lines.model import TEXT
+from scanner_app.samples.documents import distinct_receipts, render_invoice, render_text_lines
+from tests.helpers.gui_shell import RECOGNIZE_TIMEOUT_MS, main_window
 
 
 def _drop(window, mime: QMimeData) -> None:
@@ -170,8 +170,9 @@ def test_a_huge_scan_is_decoded_off_the_gui_thread_and_shown_downscaled(qtbot, t
 
 def test_screen_and_camera_captures_open_in_the_viewer(qtbot, tmp_path: Path, monkeypatch) -> None:
     """The capture actions hand their PNG bytes to open_image_bytes (the widgets have their own tests)."""
-    from scanner_app.gui import camera_dialog, screen_capture
-    from scanner_app.samples import encode
+    from scanner_app.gui.camera import dialog as camera_dialog
+    from scanner_app.gui.capture import screen as screen_capture
+    from scanner_app.samples.documents import encode
 
     png = encode(render_text_lines(["captured"]).image)
     monkeypatch.setattr(screen_capture.ScreenRegionCapture, "start", lambda self: None)
