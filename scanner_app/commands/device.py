@@ -20,7 +20,7 @@ from scanner_app.commands.progress import ProgressPrinter
 from scanner_app.commands.scan import _formats, _options, _page_printer, print_summary, recognizer
 from scanner_app.core.batch.export import export_store
 from scanner_app.core.devices import DeviceError, ScanSettings, list_devices, open_device
-from scanner_app.core.devices.base import MODES, PAGE_SIZES
+from scanner_app.core.devices.base import MODES, PAGE_SIZES, Source
 from scanner_app.core.devices.feed import BlankDropped, PageScanned, ScanEnded, ScanSummary, scan_to_batch
 from scanner_app.core.errors import ScannerError
 from scanner_app.core.export.formats import FORMATS
@@ -88,7 +88,7 @@ def settings_from(args: argparse.Namespace) -> ScanSettings:
         if not sep or not name:
             raise SystemExit(f"scanner-app device scan: --option {item!r} is not NAME=VALUE")
         options[name] = _value(value)
-    source = "duplex" if args.duplex else args.source
+    source: Source = "duplex" if args.duplex else args.source  # argparse's choices: flatbed or feeder
     if args.duplex and args.source == "flatbed":
         source = "duplex"  # --duplex implies the feeder
     try:

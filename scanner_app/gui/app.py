@@ -7,9 +7,14 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from scanner_app import __version__
 from scanner_app.gui.i18n.languages import LANGUAGES
+
+if TYPE_CHECKING:  # Qt is imported by run(), so that the CLI's other commands never load it
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QWidget
 
 ORGANIZATION = APPLICATION = "scanner-app"
 
@@ -36,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    # instance() is typed QCoreApplication | None; this process's one is a QApplication (pytest-qt's too)
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationVersion(__version__)
@@ -69,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         connection.shutdown()
 
 
-def _close_on_signals(window: object, ticker: object) -> None:
+def _close_on_signals(window: QWidget, ticker: QTimer) -> None:
     """Ctrl+C / SIGTERM close the window like its close button (batches stop, the server goes).
 
     Python runs signal handlers only between bytecodes, so a timer gives it a chance to.

@@ -103,7 +103,7 @@ class EmbeddedServer:
         extra_args: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
         echo: bool = False,
-        on_message: Callable[[str], None] | None = None,
+        on_message: Callable[[str], object] | None = None,
         onnx_models: Sequence[str] = ONNX_MODELS,
         ready_timeout: float = 120.0,
         cache_dir: Path | None = None,

@@ -33,7 +33,7 @@ def free_port(host: str = LOOPBACK, exclude: Iterable[int] = ()) -> int:
 
 def resolve_ports(
     requested: Mapping[str, int],
-    on_message: Callable[[str], None],
+    on_message: Callable[[str], object],
     host: str | Mapping[str, str] = LOOPBACK,
 ) -> dict[str, int]:
     """Map each service name to its requested port, or a free one when it is 0 or busy.

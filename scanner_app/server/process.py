@@ -62,7 +62,7 @@ def stop(
     timeout: float,
     *,
     name: str,
-    on_message: Callable[[str], None] | None = None,
+    on_message: Callable[[str], object] | None = None,
 ) -> bool:
     """SIGTERM by PID, wait up to `timeout` s, then SIGKILL its process group; True when it was killed."""
     if proc.poll() is not None:

@@ -153,7 +153,7 @@ def _regions_in_use() -> tuple[set[str], set[int]]:
 
 def cleanup_stale_shm(
     candidates: Iterable[Path] | None = None,
-    on_message: Callable[[str], None] | None = None,
+    on_message: Callable[[str], object] | None = None,
 ) -> list[Path]:
     """Remove region files (all present, or `candidates`) that no live process has open or mapped.
 
@@ -277,7 +277,7 @@ def orphaned_stubs(procs: Iterable[ProcInfo] | None = None) -> list[ProcInfo]:
     return found
 
 
-def stop_orphaned_stubs(on_message: Callable[[str], None] | None = None, wait_s: float = 10.0) -> int:
+def stop_orphaned_stubs(on_message: Callable[[str], object] | None = None, wait_s: float = 10.0) -> int:
     """SIGKILL the orphaned stubs (they serve no server any more) and wait until they are gone."""
     orphans = orphaned_stubs()
     if not orphans:

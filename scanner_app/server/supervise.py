@@ -123,7 +123,7 @@ class Supervisor:
         interval_s: float = 5.0,
         probe_every: int = 6,
         failures_before_restart: int = 2,
-        on_event: Callable[[HealthEvent], None] | None = None,
+        on_event: Callable[[HealthEvent], object] | None = None,
         probe_fn: Callable[[str], str | None] = probe,
         reload_fn: Callable[[str], None] | None = None,
         recycle_interval_s: float = RECYCLE_INTERVAL_S,

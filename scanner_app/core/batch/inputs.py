@@ -12,7 +12,7 @@ PROGRESS_EVERY = 50  # files added between two add_to_store progress calls
 
 
 def add_to_store(
-    store: BatchStore, paths: Iterable[Path | str], on_progress: Callable[[int, int], None] | None = None
+    store: BatchStore, paths: Iterable[Path | str], on_progress: Callable[[int, int], object] | None = None
 ) -> list[tuple[Path, str]]:
     """Discover files under ``paths`` (recursive) and add them to ``store``; the skipped ones, with why.
 

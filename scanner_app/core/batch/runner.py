@@ -83,7 +83,7 @@ class BatchRunner:
         store: BatchStore,
         recognize: Recognize,
         jobs: int = 4,
-        on_event: Callable[[Event], None] | None = None,
+        on_event: Callable[[Event], object] | None = None,
         *,
         patience_s: float = 300.0,
         first_backoff_s: float = 1.0,

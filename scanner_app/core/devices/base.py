@@ -24,7 +24,7 @@ PAGE_SIZES: Mapping[str, tuple[float, float]] = {
     "legal": (215.9, 355.6),
 }
 NO_PLATFORM_SUPPORT = "no scanner support on this platform yet; use a network scanner or scan to a folder"
-PageProgress = Callable[[int, float], None]  # (page index, fraction of the page read, -1 when unknown)
+PageProgress = Callable[[int, float], object]  # (page index, fraction of the page read, -1 when unknown)
 
 
 class DeviceError(ScannerError):

@@ -144,7 +144,7 @@ def scan_pages(
     folder: Path,
     *,
     cancel: threading.Event | None = None,
-    on_event: Callable[[ScanEvent], None] | None = None,
+    on_event: Callable[[ScanEvent], object] | None = None,
     on_page: Callable[[Path], None] | None = None,
     drop_blank_backs: bool = True,
 ) -> ScanResult:

@@ -3,8 +3,9 @@ and the reimbursement sheet (XLSX or CSV, a row per receipt)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
@@ -17,7 +18,7 @@ DEFAULT_FORMATS = ("json", "csv", "txt")
 
 def parse_formats(value: object) -> tuple[str, ...]:
     """Known formats from a settings value ("json,csv" or a list); the defaults when none is known."""
-    items = value.split(",") if isinstance(value, str) else list(value or [])  # type: ignore[arg-type]
+    items = value.split(",") if isinstance(value, str) else list(cast("Iterable[object]", value or []))
     formats = tuple(f for f in (str(i).strip().lower() for i in items) if f in FORMATS)
     return tuple(dict.fromkeys(formats)) or DEFAULT_FORMATS
 

@@ -107,7 +107,7 @@ class BatchPanel(QWidget):
         controls.addWidget(QLabel(self.tr("Requests in flight:")))
         self.jobs_spin = QSpinBox(self)
         self.jobs_spin.setRange(1, 64)
-        self.jobs_spin.setValue(int(QSettings().value("batch/jobs", DEFAULT_JOBS) or DEFAULT_JOBS))
+        self.jobs_spin.setValue(int(str(QSettings().value("batch/jobs", DEFAULT_JOBS) or DEFAULT_JOBS)))
         self.jobs_spin.valueChanged.connect(lambda n: QSettings().setValue("batch/jobs", n))
         controls.addWidget(self.jobs_spin)
         layout.addLayout(controls)
@@ -304,7 +304,7 @@ class BatchPanel(QWidget):
         if self._job is None:
             return  # shut down
         changed: set[int] = set()
-        finished = None
+        finished: BatchFinished | PrepareFailed | None = None
         done_files: list[int] = []
         for event in events:
             if isinstance(event, Prepared):

@@ -8,6 +8,7 @@ background; this dialog only shows images and forwards clicks.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeGuard
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt, QThread, Signal, Slot
@@ -210,7 +211,7 @@ class CameraDialog(QDialog):
         if grabber is not None and not grabber.stop(1000):
             _retire(grabber)
 
-    def _is_current(self, sender: QObject | None) -> bool:
+    def _is_current(self, sender: QObject | None) -> TypeGuard[FrameGrabber]:
         return sender is not None and sender is self._grabber
 
     @Slot(QImage, object)
@@ -226,9 +227,10 @@ class CameraDialog(QDialog):
 
     @Slot(str)
     def _on_opened(self, description: str) -> None:
-        if self._is_current(self.sender()):
+        grabber = self.sender()
+        if self._is_current(grabber):
             self._show_status(self.tr("{source}: {details}").format(
-                source=self._grabber.describe_source(), details=description))  # fmt: skip
+                source=grabber.describe_source(), details=description))  # fmt: skip
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:

@@ -11,6 +11,7 @@ import io
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QImage, QPixmap
@@ -28,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from scanner_app.core.devices import Device, DeviceList, ScanSettings, list_devices, open_device
-from scanner_app.core.devices.base import Capabilities
+from scanner_app.core.devices.base import Capabilities, Mode, Source
 from scanner_app.core.devices.feed import (
     BlankDropped,
     PageScanned,
@@ -52,10 +53,10 @@ def _capabilities(opener: Callable[[str], Device], device_id: str) -> Capabiliti
         device.close()
 
 
-def _preview_png(opener: Callable[[str], Device], device_id: str, mode: str) -> bytes:
+def _preview_png(opener: Callable[[str], Device], device_id: str, mode: Mode) -> bytes:
     device = opener(device_id)
     try:
-        settings = ScanSettings("flatbed", PREVIEW_DPI, mode)  # type: ignore[arg-type]
+        settings = ScanSettings("flatbed", PREVIEW_DPI, mode)
         pages = list(device.scan(settings, threading.Event()))
     finally:
         device.close()
@@ -93,17 +94,21 @@ class ScanDialog(QDialog):
         self.device_box.setToolTip(self.tr("A scanner found, or an eSCL address: http://HOST:PORT/eSCL"))
         self.device_box.setMinimumContentsLength(36)
         self.device_box.activated.connect(lambda _: self._load_capabilities())
-        self.refresh_button = QPushButton(self.tr("Refresh"), clicked=self.refresh)
+        self.refresh_button = QPushButton(self.tr("Refresh"))
+        self.refresh_button.clicked.connect(self.refresh)
         self.source_box, self.dpi_box, self.mode_box = QComboBox(), QComboBox(), QComboBox()
         self.source_box.currentIndexChanged.connect(lambda _: self._update_controls())
         self.duplex_box = QCheckBox(self.tr("Both sides (duplex); blank back sides are dropped"))
         self.preview = QLabel(self.tr("No preview"), alignment=Qt.AlignmentFlag.AlignCenter)
         self.preview.setMinimumSize(240, 300)
-        self.preview_button = QPushButton(self.tr("Preview"), clicked=self.start_preview)
+        self.preview_button = QPushButton(self.tr("Preview"))
+        self.preview_button.clicked.connect(self.start_preview)
         self.progress = QProgressBar(maximum=1000)
         self.status = QLabel(wordWrap=True)
-        self.scan_button = QPushButton(self.tr("Scan"), clicked=self.start_scan, default=True)
-        self.cancel_button = QPushButton(self.tr("Close"), clicked=self.cancel_or_close)
+        self.scan_button = QPushButton(self.tr("Scan"), default=True)
+        self.scan_button.clicked.connect(self.start_scan)
+        self.cancel_button = QPushButton(self.tr("Close"))
+        self.cancel_button.clicked.connect(self.cancel_or_close)
         devices = QHBoxLayout()
         devices.addWidget(self.device_box, 1)
         devices.addWidget(self.refresh_button)
@@ -138,7 +143,8 @@ class ScanDialog(QDialog):
         if source == "feeder" and self.duplex_box.isChecked() and self.duplex_box.isEnabled():
             source = "duplex"
         mode = str(self.mode_box.currentData() or "gray")
-        return ScanSettings(source, dpi or int(self.dpi_box.currentData() or 300), mode)  # type: ignore[arg-type]
+        dpi = dpi or int(self.dpi_box.currentData() or 300)
+        return ScanSettings(cast(Source, source), dpi, cast(Mode, mode))  # both checked by ScanSettings
 
     def _update_controls(self) -> None:
         busy = self._scanning
@@ -194,9 +200,8 @@ class ScanDialog(QDialog):
             [(names[s], s) for s in caps.sources if s in names],
             settings.value(_KEYS["source"]),
         )
-        _fill(
-            self.dpi_box, [(f"{d} dpi", d) for d in caps.resolutions], int(settings.value(_KEYS["dpi"], 300))
-        )
+        dpi = int(str(settings.value(_KEYS["dpi"], 300)))
+        _fill(self.dpi_box, [(f"{d} dpi", d) for d in caps.resolutions], dpi)
         _fill(self.mode_box, [(modes[m], m) for m in caps.modes], settings.value(_KEYS["mode"], "gray"))
         self.duplex_box.setProperty("offered", "duplex" in caps.sources)
         self.duplex_box.setChecked(str(settings.value(_KEYS["duplex"], "false")).lower() == "true")

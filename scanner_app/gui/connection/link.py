@@ -8,7 +8,7 @@ server) runs on one Background thread, in order; results of a superseded configu
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import QObject, QSettings, QTimer, Signal, Slot
 
@@ -63,7 +63,9 @@ class ServerConnection(QObject):
     ) -> None:
         super().__init__(parent)
         settings = QSettings()
-        self._urls = parse_urls(settings.value("server/urls", "") if urls is None else list(urls))
+        self._urls = parse_urls(  # the setting: its text, or a list when that text had commas (INI)
+            cast("str | list[str]", settings.value("server/urls", "")) if urls is None else list(urls)
+        )
         self._options = options or options_from_settings(
             _text(settings.value("server/tls_ca")),
             _text(settings.value("server/tls_cert")),

@@ -106,7 +106,7 @@ class CurrentRecognizer:
 class LogTail:
     """Follows a log file from its current start in a daemon thread; each complete line -> on_line."""
 
-    def __init__(self, path: Path, on_line: Callable[[str], None], interval_s: float = 0.25) -> None:
+    def __init__(self, path: Path, on_line: Callable[[str], object], interval_s: float = 0.25) -> None:
         self.path = path
         self.on_line = on_line
         self.interval_s = interval_s

@@ -125,7 +125,7 @@ class DemoPanel(QWidget):
                 rate_text(base.result.throughput), base.result.concurrency))  # fmt: skip
             return
         call = self.call
-        if call is None:
+        if call is None or base is None or triton is None:  # call is None unless both ran
             return
         headline, detail = headline_texts(call)
         t, b = triton.result, base.result

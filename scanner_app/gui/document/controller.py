@@ -74,8 +74,9 @@ class DocumentController(QObject):
             return
         QSettings().setValue(FORCE_OCR_SETTING, on)
         page, shown = self._loaded, self._document.page
-        rereads = page is not None and page.reads_own_text and not page.exact_only and shown is not None
-        if rereads and (shown.source == "text-layer") == on:
+        if page is None or shown is None or not page.reads_own_text or page.exact_only:
+            return
+        if (shown.source == "text-layer") == on:
             self._recognize(page)
 
     @property

@@ -89,7 +89,8 @@ def png_bytes(image: QImage) -> bytes:
     """Encode a QImage as PNG (any thread)."""
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    # PySide6's stubs type the format as bytes, but save() accepts only a str (bytes: ValueError)
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise ScannerError("the image could not be encoded as PNG")
     return bytes(buffer.data().data())
 

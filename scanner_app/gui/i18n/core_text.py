@@ -186,7 +186,8 @@ _GRPC_CAUSES = (
 def _grpc_cause(detail: str) -> str:
     for needle, cause in _GRPC_CAUSES:
         if needle.lower() in detail.lower():
-            return QCoreApplication.translate("CoreText", cause)  # marked by QT_TRANSLATE_NOOP above
+            # marked by QT_TRANSLATE_NOOP above, which hands back its str (typed object)
+            return QCoreApplication.translate("CoreText", str(cause))
     return detail
 
 
@@ -199,7 +200,7 @@ def translated(message: str) -> str:
     if attempts:
         message = message[: attempts.start()]
     for pattern, build in _RULES:
-        message = pattern.sub(lambda m, build=build: build(m), message)
+        message = pattern.sub(build, message)
     if attempts:
         message += QCoreApplication.translate("CoreText", " (after {0} attempts)").format(attempts[1])
     return _dedupe(message)

@@ -41,16 +41,15 @@ class Translations(QObject):
 
     def install(self, language: str) -> bool:
         """Use ``language`` from now on; False when its catalogue is missing (English stays)."""
-        app = QCoreApplication.instance()
         for translator in self._installed:
-            app.removeTranslator(translator)
+            QCoreApplication.removeTranslator(translator)
         self._installed = []
         self.language = language if language in LANGUAGES else "en"
         if self.language == "en":  # English needs its catalogue only for plural forms ("1 file", "2 files")
             plurals = QTranslator(self)
             if plurals.load(str(catalog_path("en"))):
                 self._installed.append(plurals)
-                app.installTranslator(plurals)
+                QCoreApplication.installTranslator(plurals)
             QLocale.setDefault(QLocale(QLocale.Language.English))
             return True
         ours = QTranslator(self)
@@ -63,6 +62,6 @@ class Translations(QObject):
             self._installed.append(qt_own)
         self._installed.append(ours)
         for translator in self._installed:
-            app.installTranslator(translator)
+            QCoreApplication.installTranslator(translator)
         QLocale.setDefault(QLocale(self.language))
         return True

@@ -7,7 +7,7 @@ gui/background.py; afterwards the server's model configs are read back into the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -26,6 +26,9 @@ from scanner_app.contract import ALL_MODELS, DETECTION_MODEL, PIPELINE_MODEL
 from scanner_app.core.client.triton import ClientOptions, OcrClient, PipelineInfo
 from scanner_app.gui.background import Background
 from scanner_app.server.model_control import ModelControl, ModelControlError, ModelSettings
+
+if TYPE_CHECKING:
+    from scanner_app.server.embedded import EmbeddedServer
 
 MAX_INSTANCES = 8
 MEASUREMENT_DOC = "README.md, section \"The server\" (configs/local.pbtxt)"
@@ -52,7 +55,7 @@ class ModelControlBox(QGroupBox):
 
     def __init__(
         self,
-        server: Callable[[], object],
+        server: Callable[[], EmbeddedServer | None],
         parent: QWidget | None = None,
         *,
         unsupervised: Callable[[Callable[[], Any]], Any] = lambda call: call(),

@@ -110,7 +110,7 @@ def quad_height(points: Sequence[QPointF]) -> float:
 
 def page_text_height(polygons: Iterable[QPolygonF]) -> float:
     """The page's median line height in scene units (0 for no lines): the one label size of a page."""
-    heights = [quad_height(list(p)) for p in polygons]
+    heights = [quad_height(p.toList()) for p in polygons]
     return statistics.median(heights) if heights else 0.0
 
 
@@ -120,7 +120,7 @@ def label_frame(polygon: QPolygonF, transform: QTransform) -> LabelFrame:
     The baseline is the pair of edges nearer to horizontal on screen, unless the other pair is much
     longer (a line shown sideways); boxes of a sideways page start at the image's corner, not the text's.
     """
-    points = list(transform.map(polygon))
+    points = transform.map(polygon).toList()
     if len(points) != 4:
         rect = QPolygonF(points).boundingRect()
         return LabelFrame(rect.center(), 0.0, rect.width(), rect.height())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QSettings, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -28,14 +29,15 @@ class ViewerPanel(QWidget):
         self.source_label.hide()
         self._actions: dict[str, QAction] = {}
         toolbar = QToolBar(self)
-        for name, keys, slot in (
+        view: tuple[tuple[str, str | QKeySequence.StandardKey, Callable[[], object]], ...] = (
             ("zoom_in", QKeySequence.StandardKey.ZoomIn, self.canvas.zoom_in),
             ("zoom_out", QKeySequence.StandardKey.ZoomOut, self.canvas.zoom_out),
             ("fit", "Ctrl+0", self.canvas.fit),
             ("actual", "Ctrl+1", self.canvas.actual_size),
             ("rotate_left", "Ctrl+L", lambda: self.canvas.rotate_by(-90)),
             ("rotate_right", "Ctrl+R", lambda: self.canvas.rotate_by(90)),
-        ):
+        )
+        for name, keys, slot in view:
             self._actions[name] = self._action(toolbar, keys, slot)
         toolbar.addSeparator()
         settings = QSettings()
@@ -44,7 +46,7 @@ class ViewerPanel(QWidget):
                            ("show_scores", "Ctrl+Shift+S")):  # fmt: skip
             action = self._action(toolbar, keys, self._on_toggles_changed)
             action.setCheckable(True)
-            action.setChecked(settings.value(f"viewer/{name}", getattr(style, name), type=bool))
+            action.setChecked(bool(settings.value(f"viewer/{name}", getattr(style, name), type=bool)))
             self._actions[name] = action
         # The server's orientation (ORIENTATION): the page is shown upright; unchecking undoes it.
         self._document, self._upright_turn = document, 0
@@ -69,7 +71,9 @@ class ViewerPanel(QWidget):
         self.canvas.zoom_changed.connect(self._on_zoom_changed)
         self._on_toggles_changed()
 
-    def _action(self, toolbar: QToolBar, keys: object, slot: object) -> QAction:
+    def _action(
+        self, toolbar: QToolBar, keys: str | QKeySequence.StandardKey, slot: Callable[[], object]
+    ) -> QAction:
         action = QAction(self)
         action.setShortcut(QKeySequence(keys))
         action.triggered.connect(slot)
@@ -109,7 +113,9 @@ class ViewerPanel(QWidget):
         settings = QSettings()
         for name, value in values.items():
             settings.setValue(f"viewer/{name}", value)
-        self.canvas.set_style(dataclasses.replace(self.canvas.style_options, **values))
+        self.canvas.set_style(dataclasses.replace(  # by name: a **dict would be checked against every field
+            self.canvas.style_options, show_boxes=values["show_boxes"], show_text=values["show_text"],
+            show_scores=values["show_scores"]))  # fmt: skip
 
     def _on_image_changed(self) -> None:
         self._upright_turn = 0

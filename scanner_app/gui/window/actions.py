@@ -42,7 +42,7 @@ SHORTCUTS: dict[str, QKeySequence | str | Key] = {
 class MainActions(QObject):
     """Creates the actions, connects them to ``slots`` (by name) and lays out the menus."""
 
-    def __init__(self, parent: QObject, slots: dict[str, Callable[[], None]]) -> None:
+    def __init__(self, parent: QObject, slots: dict[str, Callable[[], object]]) -> None:
         super().__init__(parent)
         self.actions: dict[str, QAction] = {}
         for name, keys in SHORTCUTS.items():

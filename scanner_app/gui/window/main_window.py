@@ -7,7 +7,7 @@ batches from BatchPanel; the connection state is shown in the status bar.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, Slot
@@ -118,7 +118,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(0)
         self.side_tabs.setCurrentWidget(self.fields_panel)
 
-    def _slots(self) -> dict[str, object]:
+    def _slots(self) -> dict[str, Callable[[], object]]:
         tab = self.tabs.setCurrentWidget
         return {
             "open": self.choose_files, "open_folder": self.choose_folder, "paste": self.paste,
@@ -135,7 +135,7 @@ class MainWindow(QMainWindow):
             "review_checked": lambda: self._review(self.batch_panel.toggle_checked),
         }  # fmt: skip
 
-    def _review(self, move) -> None:
+    def _review(self, move: Callable[[], object]) -> None:
         """The review's keys work from any tab: they bring the Batch tab forward."""
         self.tabs.setCurrentWidget(self.batch_panel)
         move()

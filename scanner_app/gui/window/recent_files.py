@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenu
@@ -15,7 +16,7 @@ LIMIT = 10
 def recent_paths() -> list[Path]:
     """The remembered paths that still exist, newest first."""
     value = QSettings().value(SETTING, [])
-    names = [value] if isinstance(value, str) else list(value or [])
+    names = [value] if isinstance(value, str) else list(cast("Iterable[str]", value or []))  # a list of str
     return [Path(n) for n in names if n and Path(n).exists()]
 
 
