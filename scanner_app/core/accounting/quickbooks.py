@@ -62,8 +62,8 @@ def write_quickbooks(
     total) money in.
 
     ``currency``: the bank account's; None takes the receipts' one currency (ValueError when they
-    have several). Skipped: no total, a zero total, no date, no currency (after
-    ``default_currency``) or another currency.
+    have several; when none has one, all are written). Skipped: no total, a zero total, no date,
+    another currency, or none (after ``default_currency``) in a file that has one.
     """
     if columns not in (3, 4):
         raise ValueError(f"QuickBooks takes 3 or 4 columns, not {columns}")
