@@ -32,7 +32,7 @@ SYSTEM_LIBRARIES = {
     "tcmalloc": ("libtcmalloc_minimal.so.4", "libtcmalloc.so.4"),
 }
 WHEEL_LIBRARIES = {"mimalloc": ("cmeel-mimalloc", "cmeel.prefix/lib/libmimalloc.so.3")}
-# In order of preference (measured: benchmarks/malloc_ab.py, README "Robustness").
+# In order of preference (measured: benchmarks/malloc_ab.py, docs/benchmarks/robustness.md).
 CHOICES = ("jemalloc", "tcmalloc", "mimalloc")
 
 

@@ -69,5 +69,5 @@ MODEL_SETS: dict[str, ModelSet] = {
     )
 }
 
-# Chosen by benchmarks/accuracy.py and benchmarks/serving.py; the README says why.
+# Chosen by benchmarks/accuracy.py and benchmarks/serving.py; docs/server/model-sets.md says why.
 DEFAULT_SET = "ppocrv6-small"

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from scanner_app.server.embedded import EmbeddedServer
 
 MAX_INSTANCES = 8
-MEASUREMENT_DOC = "README.md, section \"The server\" (configs/local.pbtxt)"
+MEASUREMENT_DOC = "docs/server/embedded.md (configs/local.pbtxt)"
 MEASUREMENT_COMMAND = "python benchmarks/gpu_check.py --cpu --no-venv --instances 1,2 --concurrency 1,8"
 
 
