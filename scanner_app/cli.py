@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from scanner_app import __version__
-from scanner_app.commands import bench, device, gui, models, scan, serve, watch
+from scanner_app.commands import bench, device, gui, library, models, scan, serve, watch
 
 COMMANDS = {
     "scan": scan,
@@ -16,6 +16,7 @@ COMMANDS = {
     "bench": bench,
     "watch": watch,
     "device": device,
+    "library": library,
 }
 
 

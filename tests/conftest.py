@@ -18,6 +18,13 @@ from scanner_app.server.model_fetch import default_repository, fetch_model_set
 from scanner_app.server.model_sets import DEFAULT_SET
 
 
+@pytest.fixture(autouse=True)
+def _library_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test writes the user's receipt library: `scan`, `watch` and `device scan` (in-process or
+    child processes, which inherit the environment) default to a library of the test's own."""
+    monkeypatch.setenv("SCANNER_APP_LIBRARY", str(tmp_path_factory.mktemp("library") / "library.sqlite"))
+
+
 @pytest.fixture(scope="session")
 def model_repository() -> Path:
     """The project's model repository with the default set placed (fetched once if absent)."""

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from scanner_app.commands.library_args import LibraryUnavailable, add_library_arguments, library_sink
 from scanner_app.commands.progress import ProgressPrinter
 from scanner_app.commands.scan import _formats, _options, _page_printer, print_summary, recognizer
 from scanner_app.core.batch.export import export_store
@@ -67,6 +68,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--fields", action="store_true", help="also extract invoice fields (see `scan --fields`)"
     )
     scan.add_argument("--quiet", action="store_true", help="no recognised text on stdout")
+    add_library_arguments(scan)
     scan.set_defaults(json=None)
 
 
@@ -164,16 +166,17 @@ def _scan(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         stack.callback(device.close)
         try:
+            sink = stack.enter_context(library_sink(args, "device"))
             client = stack.enter_context(recognizer(args.server, _options(args)))
             summary = scan_to_batch(
                 device, settings, args.out, client.recognize, jobs=max(1, args.jobs), cancel=cancel,
                 on_event=_device_printer(progress, _page_printer(args, progress)),
-                drop_blank_backs=not args.keep_blank,
+                drop_blank_backs=not args.keep_blank, sink=sink,
             )  # fmt: skip
         except KeyboardInterrupt:
             cancel.set()
             raise
-        except ScannerError as exc:
+        except (ScannerError, LibraryUnavailable) as exc:
             progress.close()
             print(f"error: {exc}", file=sys.stderr)
             return 2

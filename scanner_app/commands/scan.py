@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from scanner_app.commands.layout_args import add_layout_arguments, layout_of
+from scanner_app.commands.library_args import LibraryUnavailable, add_library_arguments, library_sink
 from scanner_app.commands.progress import ProgressPrinter
 from scanner_app.core.batch.events import BatchSummary, PageDone
 from scanner_app.core.batch.export import export_store
@@ -75,6 +76,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="also extract invoice fields (vendor, date, number, amounts): added to the JSON outputs, "
         "and results_fields.csv (a reimbursement sheet) with the CSV exports",
     )
+    add_library_arguments(parser)
 
 
 @contextlib.contextmanager
@@ -194,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
             if retry and store_path.exists():
                 with BatchStore(store_path) as store:
                     print(f"Retrying {store.requeue_failed()} failed file(s).", file=sys.stderr)
+            sink = stack.enter_context(library_sink(args, "scan", keep_batch=bool(args.out)))
             client = stack.enter_context(recognizer(args.server, _options(args)))
             summary = run_batch(
                 args.paths,
@@ -203,8 +206,9 @@ def run(args: argparse.Namespace) -> int:
                 on_event=_page_printer(args, progress),
                 resume=not args.fresh,
                 force_ocr=getattr(args, "force_ocr", False),
+                sink=sink,
             )
-        except ScannerError as exc:
+        except (ScannerError, LibraryUnavailable) as exc:
             progress.close()
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from scanner_app.commands.layout_args import add_layout_arguments, layout_of
+from scanner_app.commands.library_args import LibraryUnavailable, add_library_arguments, library_sink
 from scanner_app.commands.progress import ProgressPrinter
 from scanner_app.commands.scan import recognizer
 from scanner_app.core.batch.events import FileFailed, RunStopped, ServerWaiting
@@ -52,6 +53,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tls-ca", type=Path, metavar="PEM", help="root certificate to verify the server")
     parser.add_argument("--tls-cert", type=Path, metavar="PEM", help="client certificate (mutual TLS)")
     parser.add_argument("--tls-key", type=Path, metavar="PEM", help="client private key (mutual TLS)")
+    add_library_arguments(parser)
 
 
 def event_printer(printer: ProgressPrinter) -> Callable[[object], None]:
@@ -114,9 +116,11 @@ def run(args: argparse.Namespace) -> int:
                                    certificate_chain=args.tls_cert, private_key=args.tls_key)  # fmt: skip
     with contextlib.ExitStack() as stack:
         try:
+            sink = stack.enter_context(library_sink(args, "watch"))
             client = stack.enter_context(recognizer(args.server, client_options))
-            watcher = FolderWatcher(args.folder, args.out, client.recognize, options, event_printer(printer))
-        except (ScannerError, OSError, ValueError) as exc:
+            watcher = FolderWatcher(args.folder, args.out, client.recognize, options, event_printer(printer),
+                                    sink=sink)  # fmt: skip
+        except (ScannerError, OSError, ValueError, LibraryUnavailable) as exc:
             printer.message(f"error: {exc}")
             return 2
         stack.enter_context(watcher)

@@ -46,7 +46,7 @@ from scanner_app.core.errors import (
 )
 from scanner_app.core.fields.page_codes import with_codes
 from scanner_app.core.results import PageResult
-from scanner_app.core.store.batch_store import STORE_NAME, BatchStore, FileRecord
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore, FileRecord, PageSink
 
 __all__ = ["POISON_TIMEOUTS", "PROGRESS_EVERY", "BatchRunner", "Recognize", "add_to_store", "run_batch",
            "text_layer_result"]  # fmt: skip
@@ -321,16 +321,18 @@ def run_batch(
     on_event: Callable[[Event], None] | None = None,
     resume: bool = True,
     force_ocr: bool = False,
+    sink: PageSink | None = None,
     **runner_options: float,
 ) -> BatchSummary:
     """Discover files under ``paths``, add them to ``<out_dir>/scanner-app.sqlite`` and run them.
 
     ``resume=True`` keeps what the store holds (done files and stored pages are not sent again);
     ``resume=False`` clears the store first. Files inside ``out_dir`` are never inputs.
-    ``force_ocr``: OCR PDF pages with a text layer too. ``runner_options`` go to BatchRunner
+    ``force_ocr``: OCR PDF pages with a text layer too. ``sink``: told of each page as it is stored
+    (the receipt library). ``runner_options`` go to BatchRunner
     (patience_s, first_backoff_s, max_backoff_s).
     """
-    with BatchStore(Path(out_dir).absolute() / STORE_NAME) as store:
+    with BatchStore(Path(out_dir).absolute() / STORE_NAME, sink) as store:
         if not resume:
             store.clear()
         skipped = add_to_store(store, paths)

@@ -19,7 +19,7 @@ from scanner_app.core.batch.events import BatchSummary, Event
 from scanner_app.core.batch.runner import BatchRunner, Recognize
 from scanner_app.core.devices.base import Device, DeviceError, ScanCancelled, ScannedPage, ScanSettings
 from scanner_app.core.devices.blank import is_blank
-from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore, PageSink
 
 
 @dataclass(frozen=True)
@@ -187,15 +187,18 @@ def scan_to_batch(
     on_event: Callable[[Event | ScanEvent], None] | None = None,
     cancel: threading.Event | None = None,
     drop_blank_backs: bool = True,
+    sink: PageSink | None = None,
 ) -> ScanSummary:
     """Scan with ``settings`` into the batch in ``out_dir``; see the module docstring.
+
+    ``sink``: told of each page as it is stored (the receipt library).
 
     Setting ``cancel`` stops the scan (mid-page); the pages scanned before are still read.
     """
     out_dir = Path(out_dir).absolute()
     out_dir.mkdir(parents=True, exist_ok=True)
     emit = on_event or (lambda event: None)
-    with BatchStore(out_dir / STORE_NAME) as store:
+    with BatchStore(out_dir / STORE_NAME, sink) as store:
         reader = _Reader(store, recognize, jobs, emit)
 
         def queue(path: Path) -> None:

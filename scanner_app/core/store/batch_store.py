@@ -3,12 +3,15 @@
 The database lives in the batch's output folder (``<out>/scanner-app.sqlite``); its schema and the
 one connection all threads share: scanner_app.core.store.db. Each call is one short transaction;
 every write commits at once, so a crash loses at most the page in flight. Line and field edits and
-checked marks: scanner_app.core.store.edits (methods of BatchStore).
+checked marks: scanner_app.core.store.edits (methods of BatchStore). Each saved page is also handed to
+the store's optional ``sink`` (scanner_app.core.store.sink.PageSink: the receipt library), after it
+is committed; a sink that fails never fails the page.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -31,19 +34,24 @@ from scanner_app.core.store.records import (
     record_id,
     utf8_safe,
 )
+from scanner_app.core.store.sink import PageSink
 
 __all__ = ["STATES", "STORE_NAME", "BatchStore", "FileRecord", "FileResult", "FileState", "LineEdit",
-           "PageRecord", "StoreSummary", "file_sha256", "path_from_text", "path_text",
+           "PageRecord", "PageSink", "StoreSummary", "file_sha256", "path_from_text", "path_text",
            "utf8_safe"]  # fmt: skip
 
 STORE_NAME = "scanner-app.sqlite"
+
+log = logging.getLogger(__name__)
 
 
 class BatchStore(StoreEdits):
     """Files, pages and edits of one batch; every method is thread-safe and commits at once."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, sink: PageSink | None = None) -> None:
+        """``sink``: told of every page saved (the receipt library), after the page is committed."""
         self.path = Path(path)
+        self.sink = sink
         self._db = StoreDB(self.path)
 
     def close(self) -> None:
@@ -189,7 +197,13 @@ class BatchStore(StoreEdits):
                 (record_id(file), index, data, len(result.lines), result.elapsed_ms, time.time()),
             ).fetchone()
             db.execute("DELETE FROM edits WHERE page_id = ?", (row[0],))
-            return int(row[0])
+            file_row = db.execute("SELECT * FROM files WHERE id = ?", (record_id(file),)).fetchone()
+        if self.sink is not None:
+            try:
+                self.sink.page_saved(self.path, _file(file_row), index, result)
+            except Exception:  # the page is stored: what listens must never fail the batch
+                log.exception("the page sink failed on page %d of %s", index + 1, file_row["path"])
+        return int(row[0])
 
     def page_indexes(self, file: FileRecord | int) -> set[int]:
         """Indexes of the pages stored for a file."""

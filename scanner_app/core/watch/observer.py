@@ -1,10 +1,9 @@
 """Choosing how a folder's changes are noticed: the platform's native events (inotify, FSEvents,
 ReadDirectoryChangesW) through watchdog, or watchdog's polling observer on network shares, where a
-client's inotify never hears of files that another machine writes."""
+client's inotify never hears of files that another machine writes (the mount table: core/mounts.py)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,28 +12,9 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
-NETWORK_FS = frozenset((
-    "nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "afs", "ncpfs", "davfs", "fuse.sshfs", "fuse.rclone",
-    "fuse.gvfsd-fuse", "fuse.s3fs", "glusterfs", "ceph", "lustre",
-))  # fmt: skip
+from scanner_app.core.mounts import NETWORK_FS, filesystem_type
 
-
-def filesystem_type(path: Path, mounts: Path = Path("/proc/self/mounts")) -> str | None:
-    """The file system type of the mount holding ``path`` (Linux), or None when unknown."""
-    try:
-        lines = mounts.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return None
-    real, best, kind = os.path.realpath(path), "", None
-    for line in lines:
-        parts = line.split()
-        if len(parts) < 3:
-            continue
-        point = parts[1].replace("\\040", " ")
-        inside = real == point or real.startswith(point.rstrip("/") + "/")
-        if inside and len(point) >= len(best):
-            best, kind = point, parts[2]
-    return kind
+__all__ = ["NETWORK_FS", "filesystem_type", "start_observer"]
 
 
 def start_observer(

@@ -39,7 +39,7 @@ from scanner_app.core.batch.runner import BatchRunner, Recognize
 from scanner_app.core.export.formats import DocumentResult, PageExtra
 from scanner_app.core.export.layout import Namer, OutputLayout, write_document
 from scanner_app.core.store.apply_edits import edited_page
-from scanner_app.core.store.batch_store import STORE_NAME, BatchStore
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore, PageSink
 from scanner_app.core.watch.events import FileExported, FileSkipped, FileWaiting, WatchNotice, WatchStarted
 from scanner_app.core.watch.observer import start_observer
 from scanner_app.core.watch.settle import Settler
@@ -80,14 +80,16 @@ class FolderWatcher:
         recognize: Recognize,
         options: WatchOptions | None = None,
         on_event: Listener | None = None,
+        sink: PageSink | None = None,
     ) -> None:
+        """``sink``: told of each page as it is stored (the receipt library)."""
         self.folder, self.out_dir = Path(folder).absolute(), Path(out_dir).absolute()
         if not self.folder.is_dir():
             raise NotADirectoryError(f"{self.folder}: not a folder")
         if self.folder.is_relative_to(self.out_dir):
             raise ValueError(f"{self.folder} lies inside the output folder {self.out_dir}")
         self.recognize, self.options, self.on_event = recognize, options or WatchOptions(), on_event
-        self.store = BatchStore(self.out_dir / STORE_NAME)
+        self.store = BatchStore(self.out_dir / STORE_NAME, sink)
         layout = self.options.layout
         if layout.root is None:
             layout = OutputLayout(layout.mode, layout.template, self.folder)
