@@ -26,12 +26,61 @@ from scanner_app.core.library.library import Library
 from scanner_app.core.library.search import Filters
 from scanner_app.core.library.search_index import reindex
 
-WORDS = ("Northwind Bluebird Cedar Harbor Summit Maple Granite Riverside Evergreen Copperfield Silverline "
-         "Redwood Oakhurst Westbrook Foxglove Stonegate Sunflower Brightwater Pinehaven Marigold").split()  # fmt: skip
-KINDS = ("Hardware Bakery Pharmacy Deli Florist Grocers Stationers Electronics Coffee Garage Taxi Hotel "
-         "Restaurant Bookstore Market").split()  # fmt: skip
-ITEMS = ("Copy Paper", "Ballpoint Pens", "Stapler", "Toner", "Sticky Notes", "Coffee Beans", "Sandwich",
-         "Parking", "Fuel", "Room Night", "Taxi Fare", "Lunch Set", "Cable Kit", "Batteries")  # fmt: skip
+WORDS = [
+    "Northwind",
+    "Bluebird",
+    "Cedar",
+    "Harbor",
+    "Summit",
+    "Maple",
+    "Granite",
+    "Riverside",
+    "Evergreen",
+    "Copperfield",
+    "Silverline",
+    "Redwood",
+    "Oakhurst",
+    "Westbrook",
+    "Foxglove",
+    "Stonegate",
+    "Sunflower",
+    "Brightwater",
+    "Pinehaven",
+    "Marigold",
+]
+KINDS = [
+    "Hardware",
+    "Bakery",
+    "Pharmacy",
+    "Deli",
+    "Florist",
+    "Grocers",
+    "Stationers",
+    "Electronics",
+    "Coffee",
+    "Garage",
+    "Taxi",
+    "Hotel",
+    "Restaurant",
+    "Bookstore",
+    "Market",
+]
+ITEMS = (
+    "Copy Paper",
+    "Ballpoint Pens",
+    "Stapler",
+    "Toner",
+    "Sticky Notes",
+    "Coffee Beans",
+    "Sandwich",
+    "Parking",
+    "Fuel",
+    "Room Night",
+    "Taxi Fare",
+    "Lunch Set",
+    "Cable Kit",
+    "Batteries",
+)
 CN_SHOPS = (
     "星巴克咖啡",
     "全家便利店",
@@ -53,16 +102,35 @@ def receipt_text(rng: random.Random, i: int) -> tuple[str, dict[str, str]]:
         vendor = rng.choice(CN_SHOPS) + rng.choice(("北京店", "上海店", "深圳店", "广州店"))
         items = [f"{rng.choice(CN_ITEMS)} {rng.randrange(1, 99)}.00" for _ in range(rng.randrange(2, 6))]
         lines = [vendor, f"发票号码 {number}", f"日期 {date.isoformat()}", *items, f"合计 ¥{total}"]
-        return "\n".join(lines), {"vendor": vendor, "date": date.isoformat(), "total": total, "currency": "CNY",
-                                  "number": number}  # fmt: skip
+        return "\n".join(lines), {
+            "vendor": vendor,
+            "date": date.isoformat(),
+            "total": total,
+            "currency": "CNY",
+            "number": number,
+        }
     vendor = f"{rng.choice(WORDS)} {rng.choice(KINDS)} {rng.choice(('Ltd', 'Co.', 'Sdn Bhd', 'LLC'))}"
-    items = [f"{rng.choice(ITEMS)} {rng.randrange(1, 9)} x {rng.randrange(100, 9999) / 100:.2f}"
-             for _ in range(rng.randrange(3, 12))]  # fmt: skip
-    lines = [vendor, f"{rng.randrange(1, 300)} {rng.choice(WORDS)} Street", f"Tel {rng.randrange(10**7, 10**8)}",
-             f"Invoice No: {number}", f"Date: {date:%d/%m/%Y} {rng.randrange(24):02d}:{rng.randrange(60):02d}",
-             *items, f"TOTAL {total}", "Thank you, please come again"]  # fmt: skip
-    return "\n".join(lines), {"vendor": vendor, "date": date.isoformat(), "total": total, "currency": "MYR",
-                              "number": number}  # fmt: skip
+    items = [
+        f"{rng.choice(ITEMS)} {rng.randrange(1, 9)} x {rng.randrange(100, 9999) / 100:.2f}"
+        for _ in range(rng.randrange(3, 12))
+    ]
+    lines = [
+        vendor,
+        f"{rng.randrange(1, 300)} {rng.choice(WORDS)} Street",
+        f"Tel {rng.randrange(10**7, 10**8)}",
+        f"Invoice No: {number}",
+        f"Date: {date:%d/%m/%Y} {rng.randrange(24):02d}:{rng.randrange(60):02d}",
+        *items,
+        f"TOTAL {total}",
+        "Thank you, please come again",
+    ]
+    return "\n".join(lines), {
+        "vendor": vendor,
+        "date": date.isoformat(),
+        "total": total,
+        "currency": "MYR",
+        "number": number,
+    }
 
 
 def build(library: Library, n: int, seed: int = 0) -> list[str]:
@@ -73,15 +141,26 @@ def build(library: Library, n: int, seed: int = 0) -> list[str]:
             text, fields = receipt_text(rng, i)
             numbers.append(fields["number"])
             receipt_id = tx.execute(
-                "INSERT INTO receipts (source_path, sha256, part, page, way_in, read_at, os_user, text, phash, dhash)"
+                "INSERT INTO receipts (source_path, sha256, part, page, way_in, read_at, os_user, text,"
+                " phash, dhash)"
                 " VALUES (?, ?, 'file', 1, 'scan', ?, 'bench', ?, ?, ?) RETURNING id",
-                (f"/scans/{i // 500}/receipt-{i}.jpg", f"{i:064x}", time.time(), text,
-                 rng.randrange(-(2**63), 2**63), rng.randrange(-(2**63), 2**63)),
-            ).fetchone()[0]  # fmt: skip
-            tx.execute("INSERT INTO receipt_pages (receipt_id, page_index, text, fields) VALUES (?, 0, ?, ?)",
-                       (receipt_id, text, json.dumps({"fields": {k: {"value": v} for k, v in fields.items()}})))  # fmt: skip
-            tx.executemany("INSERT INTO fields (receipt_id, name, value, confidence) VALUES (?, ?, ?, 0.9)",
-                           [(receipt_id, k, v) for k, v in fields.items()])  # fmt: skip
+                (
+                    f"/scans/{i // 500}/receipt-{i}.jpg",
+                    f"{i:064x}",
+                    time.time(),
+                    text,
+                    rng.randrange(-(2**63), 2**63),
+                    rng.randrange(-(2**63), 2**63),
+                ),
+            ).fetchone()[0]
+            tx.execute(
+                "INSERT INTO receipt_pages (receipt_id, page_index, text, fields) VALUES (?, 0, ?, ?)",
+                (receipt_id, text, json.dumps({"fields": {k: {"value": v} for k, v in fields.items()}})),
+            )
+            tx.executemany(
+                "INSERT INTO fields (receipt_id, name, value, confidence) VALUES (?, ?, ?, 0.9)",
+                [(receipt_id, k, v) for k, v in fields.items()],
+            )
             reindex(tx, receipt_id)
     return numbers
 
@@ -129,7 +208,7 @@ def main() -> int:
                     Filters(date_from=datetime.date(2025, 1, 1), date_to=datetime.date(2025, 3, 31)),
                 )
                 for _ in range(args.runs)
-            ],  # fmt: skip
+            ],
             "number fragment": [(rng.choice(numbers)[5:9], None) for _ in range(args.runs)],
             "Chinese, 3 chars": [(rng.choice(CN_SHOPS)[:3], None) for _ in range(args.runs)],
             "Chinese, 1 char": [(rng.choice("咖啡店酒汽午餐"), None) for _ in range(args.runs)],
@@ -141,13 +220,16 @@ def main() -> int:
             times, hits = timed(library, queries)
             p95 = percentile(times, 0.95)
             worst = max(worst, p95)
-            print(f"{name:<22} {statistics.median(times):8.2f} {p95:8.2f} {max(times):8.2f} "
-                  f"{statistics.median(hits):14.0f}")  # fmt: skip
+            print(
+                f"{name:<22} {statistics.median(times):8.2f} {p95:8.2f} {max(times):8.2f} "
+                f"{statistics.median(hits):14.0f}"
+            )
     size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
     open_p50 = statistics.median(opens)
     print(f"\nopen (new connection + first query): p50 {open_p50:.1f} ms, max {max(opens):.1f} ms")
     print(
-        f"file size: {size / 1e6:.1f} MB for {args.receipts} receipts ({size / args.receipts / 1e3:.1f} kB each)"
+        f"file size: {size / 1e6:.1f} MB for {args.receipts} receipts "
+        f"({size / args.receipts / 1e3:.1f} kB each)"
     )
     ok = worst < 50 and max(opens) < 1000
     print(f"goal p95 < 50 ms and open < 1 s: {'PASS' if ok else 'FAIL'} (worst p95 {worst:.1f} ms)")
