@@ -85,7 +85,8 @@ def ingest_page(db: LibraryDB, page: PageIn) -> list[int]:
         if not _needs_image(db, key, doc.part, page.index):
             continue
         try:
-            image = image or page_image(page.path, page.index)
+            if image is None:
+                image = page_image(page.path, page.index)
             pictures[doc.part] = receipt_image(document_crop(image, page.result, doc.number))
         except Exception as exc:  # the file is gone or unreadable now: the entry has no thumbnail
             log.warning("no thumbnail for %s page %d: %s", page.path, page.index + 1, exc)
