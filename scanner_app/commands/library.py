@@ -24,6 +24,7 @@ from scanner_app.commands.library_args import (
     query_of,
 )
 from scanner_app.commands.library_output import print_flags, print_receipts
+from scanner_app.commands.scan import owner_only
 from scanner_app.core.errors import ScannerError
 from scanner_app.core.library.accounting import WRITERS, export
 from scanner_app.core.library.categories import CategoryError
@@ -238,6 +239,7 @@ def _export(library: Library, args: argparse.Namespace) -> int:
     done = export(library, args.format, args.out, query_of(args), filters_of(args, args.include_duplicates),
                   again=args.again, name=args.name, options=options)  # fmt: skip
     summary = done.summary
+    owner_only([summary.path])  # receipts: readable by their owner only, as the batch exports
     print(f"export {done.name}: {summary.written} receipts written to {summary.path}; "
           f"{len(summary.skipped)} skipped, {done.left_out_exported} exported before left out"
           + (" (--again to include them)" if done.left_out_exported else ""), file=sys.stderr)  # fmt: skip

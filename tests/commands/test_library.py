@@ -93,6 +93,7 @@ def test_import_search_duplicates_edit_export(
         capsys, lib, "export", "--format", "csv", "--out", str(tmp_path / "out.csv"), "--name", "june"
     )
     assert code == 0 and "3 receipts written" in err, err  # the confirmed duplicate left out
+    assert (tmp_path / "out.csv").stat().st_mode & 0o777 == 0o600
     with open(tmp_path / "out.csv", encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert sorted(int(r["id"]) for r in rows) == sorted(r["id"] for r in found if r["id"] != copy["id"])
