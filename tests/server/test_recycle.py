@@ -87,6 +87,10 @@ def _detection_input(batch: int) -> grpcclient.InferInput:
     return tensor
 
 
+def _detection_recycled(event: HealthEvent) -> bool:
+    return event.kind == KIND_RECYCLED and event.message.startswith("text_detection reloaded")
+
+
 def test_a_region_grown_by_a_refused_request_is_recycled_and_the_pipeline_serves_on(
     triton: EmbeddedServer,
 ) -> None:
@@ -97,7 +101,7 @@ def test_a_region_grown_by_a_refused_request_is_recycled_and_the_pipeline_serves
 
     def on_event(event: HealthEvent) -> None:
         events.append(event)
-        if event.kind == KIND_RECYCLED:
+        if _detection_recycled(event):
             recycled.set()
 
     old = {s.info.pid for s in supervise.stubs_of(triton.pid or 0) if s.instance.startswith("text_detection")}
@@ -111,8 +115,9 @@ def test_a_region_grown_by_a_refused_request_is_recycled_and_the_pipeline_serves
             assert recycled.wait(240), [e.message for e in events]
         finally:
             supervisor.stop()
-        (event,) = [e for e in events if e.kind == KIND_RECYCLED]
-        assert event.message.startswith("text_detection reloaded"), event.message
+        # An earlier test on the session's server may have grown another model's region: that model
+        # is recycled too, rightly; the refused request here grows detection's alone, and once.
+        assert len([e for e in events if _detection_recycled(e)]) == 1, [e.message for e in events]
         assert supervisor.restarts == 0
         new = [s for s in supervise.stubs_of(triton.pid or 0) if s.instance.startswith("text_detection")]
         assert new and not old & {s.info.pid for s in new}
