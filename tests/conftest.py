@@ -65,16 +65,19 @@ def two_servers(
 
 
 
-# Markers (registered in pyproject.toml); `pytest -m "not server and not gui"` is the pure half.
+# Markers (registered in pyproject.toml); `pytest -m "not server and not gui and not sane"` is the pure
+# half, which runs on a machine with neither a server nor a display nor SANE.
 # `server`: needs a real Triton or baseline server, or the real models (placed, or their wheels from
 # the registry). Found, not listed: a fixture in SERVER_FIXTURES, or a server start (SERVER_STARTS) in
 # the source of the test, of a fixture it uses, or of a module-level function or string (a child's
 # script) these name; SERVER_TESTS adds what that cannot see ("dir/file.py::test" or "dir/file.py",
 # relative to tests/).
-# `gui`: everything under tests/gui. `slow`: SLOW_TESTS, the longest tests (tens of seconds each).
+# `sane`: needs SANE's `test` backend (libsane1 and python-sane): found like a server start, from
+# SANE_USES in the sources. `gui`: everything under tests/gui. `slow`: SLOW_TESTS, the longest tests.
 SERVER_FIXTURES = frozenset({"triton", "two_servers", "model_repository", "wheel_for", "placed"})
 SERVER_STARTS = ("EmbeddedServer(", "BaselineProcess(", '"serve"', "scanner_app.commands.serve")
 SERVER_TESTS = frozenset[str]()
+SANE_USES = ("use_sane_test_backend(",)
 SLOW_TESTS = frozenset({
     "core/batch/test_runner.py::test_server_killed_mid_batch_then_back",  # 60 images, a server killed, back
     "commands/test_scan_batch.py::test_batch_survives_one_of_two_servers_dying",
@@ -115,12 +118,14 @@ def _sources(item: pytest.Function) -> Iterator[str]:
                 todo.append(value)
 
 
+def _sources_use(item: pytest.Item, uses: tuple[str, ...]) -> bool:
+    if not isinstance(item, pytest.Function):
+        return False
+    return any(use in source for source in _sources(item) for use in uses)
+
+
 def _starts_a_server(item: pytest.Item) -> bool:
-    if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
-        return True
-    return isinstance(item, pytest.Function) and any(
-        start in source for source in _sources(item) for start in SERVER_STARTS
-    )
+    return bool(SERVER_FIXTURES & set(getattr(item, "fixturenames", ()))) or _sources_use(item, SERVER_STARTS)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -132,6 +137,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.gui)
         if names & SERVER_TESTS or _starts_a_server(item):
             item.add_marker(pytest.mark.server)
+        if _sources_use(item, SANE_USES):
+            item.add_marker(pytest.mark.sane)
         if names & SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
 

@@ -1,4 +1,4 @@
-"""The markers tests/conftest.py applies: `-m "not server and not gui"` keeps the pure tests only."""
+"""The markers tests/conftest.py applies: `-m "not server and not gui and not sane"` keeps the pure tests."""
 
 from __future__ import annotations
 
@@ -29,6 +29,15 @@ def test_pure_half_leaves_out_server_and_gui_tests() -> None:
     # a child process's script, a module-level string, starts one
     assert "test_server_started_off_the_main_thread_outlives_the_thread_and_dies_with_the_app" not in pure
     assert not {name for name in pure if "catalogue" in name or "chinese_ui" in name}  # gui
+
+
+def test_sane_tests_have_their_own_mark() -> None:
+    files = ("tests/core/devices/test_sane_device.py", "tests/core/devices/test_sane_worker.py")
+    pure = _collected("not server and not gui and not sane", *files)
+    assert "test_other_platforms_get_the_clear_message" in pure  # no SANE needed
+    assert "test_lists_the_test_devices_and_their_capabilities" not in pure  # its fixture opens SANE
+    assert "test_a_driver_that_crashes_is_reported_and_replaced" not in pure  # a module helper opens it
+    assert "test_flatbed_page_in_every_depth_and_mode" in _collected("sane", *files)
 
 
 def test_slow_marks() -> None:
