@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
-import qrcode  # type: ignore[import-untyped]  # no stubs (types-qrcode is not a dependency)
+import qrcode
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from scanner_app.core.fields.amounts import to_chinese_upper
