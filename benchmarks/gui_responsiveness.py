@@ -59,7 +59,8 @@ def main() -> int:
         doc.image.save(folder / f"receipt-{i:04d}.png")
 
     connection = ServerConnection(urls=[args.server] if args.server else None)
-    window = MainWindow(connection, session=SessionFolder(scratch / "session"))
+    library = scratch / "library.sqlite"  # the app adds what it reads: never to the user's library
+    window = MainWindow(connection, session=SessionFolder(scratch / "session"), library=library)
     window.resize(1440, 900)
     window.show()
     connection.start()

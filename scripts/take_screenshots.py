@@ -68,11 +68,13 @@ def shoot(window, path: Path) -> None:
 
 
 def scratch_app(prefix: str):
-    """A QApplication whose settings live in a new scratch folder, not the user's: (app, folder)."""
+    """A QApplication whose settings and receipt library live in a new scratch folder, not the user's:
+    (app, folder)."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     scratch = Path(tempfile.mkdtemp(prefix=prefix))
+    os.environ["SCANNER_APP_LIBRARY"] = str(scratch / "library.sqlite")  # the app adds what it reads
     app = QApplication(sys.argv[:1])
     app.setOrganizationName("scanner-app")
     app.setApplicationName("scanner-app")

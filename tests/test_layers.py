@@ -62,7 +62,7 @@ LINT_IMPORTS = [str(Path(sys.executable).with_name("lint-imports")), "--no-cache
 LAYERS = ("cli", "commands", "gui", "load", "baseline", "samples", "core", "server", "steps", "ocr")
 FEATURES = (
     "core/watch", "core/devices", "core/camera", "core/client", "core/library",
-    "gui/camera", "gui/capture", "gui/dashboard",
+    "gui/camera", "gui/capture", "gui/dashboard", "gui/library",
     "gui/server", "gui/review", "gui/viewer", "gui/lines", "gui/window",
 )
 BROKEN = {

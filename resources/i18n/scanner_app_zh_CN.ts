@@ -4,191 +4,191 @@
 <context>
     <name>BatchPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="94"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="101"/>
         <source>Add folder...</source>
         <translation>添加文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="95"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="102"/>
         <source>Add files...</source>
         <translation>添加文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="96"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="103"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="97"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="104"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="98"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="105"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="99"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="106"/>
         <source>Continue</source>
         <translation>继续处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="100"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="107"/>
         <source>Run the files this batch still has queued</source>
         <translation>处理此批次中仍在排队的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="103"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="110"/>
         <source>Batch folder...</source>
         <translation>批次文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="105"/>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="295"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="112"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="306"/>
         <source>Where new batches keep their results: {0}</source>
         <translation>新批次保存结果的位置：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="107"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="114"/>
         <source>Requests in flight:</source>
         <translation>并发请求数：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="127"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="134"/>
         <source>No batch yet: add a folder or files.</source>
         <translation>尚无批次：请添加文件夹或文件。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="163"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="171"/>
         <source>A batch is running: cancel it before starting another.</source>
         <translation>有批次正在运行：请先取消再开始新的批次。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="167"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="175"/>
         <source>Waiting for the server to be ready; the batch starts then.</source>
         <translation>正在等待服务器就绪；就绪后批处理开始。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="175"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="183"/>
         <source>Reading the files under {0}...</source>
         <translation>正在读取 {0} 下的文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="199"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="207"/>
         <source>Paused: the pages in flight finish, no new page is sent.</source>
         <translation>已暂停：正在处理的页面会完成，不再发送新页面。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="211"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="219"/>
         <source>Cancelled before it started.</source>
         <translation>已在开始前取消。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="214"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="222"/>
         <source>Cancelling: waiting for the pages in flight...</source>
         <translation>正在取消：等待正在处理的页面...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="222"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="230"/>
         <source>Nothing to export yet.</source>
         <translation>暂无可导出的内容。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="225"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="233"/>
         <source>Exporting to {0}...</source>
         <translation>正在导出到 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="264"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="272"/>
         <source>Writing {0}...</source>
         <translation>正在写入 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="277"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="285"/>
         <source>Wrote {0}</source>
         <translation>已写入 {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="287"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="298"/>
         <source>Choose a folder to read</source>
         <translation>选择要识别的文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="292"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="303"/>
         <source>Keep new batches in</source>
         <translation>将新批次保存在</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="299"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="310"/>
         <source>Choose files to read</source>
         <translation>选择要识别的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="315"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="326"/>
         <source>Adding files: {0} of {1}...</source>
         <translation>正在添加文件：{0}/{1}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="357"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="368"/>
         <source>{0} of {1}, {2} failed; {3}, {4}; {5}</source>
         <translation>{0}/{1}，{2} 个失败；{3}，{4}；{5}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch/panel.py" line="358"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="369"/>
         <source>%n file(s)</source>
         <translation>
             <numerusform>%n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch/panel.py" line="358"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="369"/>
         <source>%n page(s)</source>
         <translation>
             <numerusform>%n 页</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch/panel.py" line="359"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="370"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n 行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/batch/panel.py" line="395"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="406"/>
         <source>Wrote %n file(s): {0}</source>
         <translation>
             <numerusform>已写入 %n 个文件：{0}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="361"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="372"/>
         <source>; {0} skipped</source>
         <translation>；跳过 {0} 个</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="364"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="375"/>
         <source>Finished: </source>
         <translation>已完成：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="366"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="377"/>
         <source>. Stopped early: {0}</source>
         <translation>。提前停止：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="368"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="379"/>
         <source>. Server unavailable, retrying in {0:.0f} s (waiting {1:.0f} s): {2}</source>
         <translation>。服务器不可用，{0:.0f} 秒后重试（已等待 {1:.0f} 秒）：{2}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="371"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="382"/>
         <source>. Paused.</source>
         <translation>。已暂停。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/panel.py" line="389"/>
+        <location filename="../../scanner_app/gui/batch/panel.py" line="400"/>
         <source>Export failed: {0}</source>
         <translation>导出失败：{0}</translation>
     </message>
@@ -289,127 +289,127 @@
 <context>
     <name>CameraDialog</name>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="69"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="70"/>
         <source>Capture from camera</source>
         <translation>从摄像头拍摄</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="87"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="88"/>
         <source>Video file...</source>
         <translation>视频文件...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="92"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="93"/>
         <source>Source:</source>
         <translation>来源：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="95"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="96"/>
         <source>Choose a camera or a video file</source>
         <translation>选择摄像头或视频文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="96"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="97"/>
         <source>Press the shutter (Space) to take a picture</source>
         <translation>按快门（空格键）拍照</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="98"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="99"/>
         <source>Rotate left</source>
         <translation>向左旋转</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="99"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="100"/>
         <source>Rotate right</source>
         <translation>向右旋转</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="112"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="113"/>
         <source>Auto-flatten the document</source>
         <translation>自动校正文档</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="115"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="116"/>
         <source>Take picture (Space)</source>
         <translation>拍照（空格）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="122"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="123"/>
         <source>Use picture</source>
         <translation>使用照片</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="145"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="146"/>
         <source>Video: {name}</source>
         <translation>视频：{name}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="147"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="148"/>
         <source>Camera {index}</source>
         <translation>摄像头 {index}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="166"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="167"/>
         <source>Videos ({patterns});;All files (*)</source>
         <translation>视频 ({patterns});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="167"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="168"/>
         <source>Open a video file</source>
         <translation>打开视频文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="190"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="191"/>
         <source>No camera found. Choose a video file instead.</source>
         <translation>未找到摄像头。请改为选择视频文件。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="203"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="204"/>
         <source>Opening {source}...</source>
         <translation>正在打开 {source}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="230"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="232"/>
         <source>{source}: {details}</source>
         <translation>{source}：{details}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="248"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="250"/>
         <source>No picture yet: choose a camera or a video file.</source>
         <translation>尚无照片：请选择摄像头或视频文件。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="258"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="260"/>
         <source>The picture could not be processed: {error}</source>
         <translation>无法处理照片：{error}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="265"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="267"/>
         <source>Document found and flattened ({width} x {height}).</source>
         <translation>已找到文档并校正（{width} × {height}）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="267"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="269"/>
         <source>No document edges found: the whole frame was kept ({width} x {height}).</source>
         <translation>未找到文档边缘：保留整个画面（{width} × {height}）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="269"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="271"/>
         <source>Picture taken ({width} x {height}).</source>
         <translation>已拍照（{width} × {height}）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="289"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="291"/>
         <source>Which way is up is unknown ({error}): use the rotate buttons.</source>
         <translation>无法判断哪一边朝上（{error}）：请使用旋转按钮。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="297"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="299"/>
         <source>Turned upright as the server reads it ({degrees} degrees).</source>
         <translation>已按服务器的识别结果转正（{degrees} 度）。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/camera/dialog.py" line="338"/>
+        <location filename="../../scanner_app/gui/camera/dialog.py" line="340"/>
         <source>The picture could not be saved: {error}</source>
         <translation>无法保存照片：{error}</translation>
     </message>
@@ -621,77 +621,77 @@
         <translation>没有到主机的路由</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="204"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="205"/>
         <source> (after {0} attempts)</source>
         <translation>（尝试 {0} 次后）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="237"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="238"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="238"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="239"/>
         <source>starting</source>
         <translation>启动中</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="239"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="240"/>
         <source>ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="240"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="241"/>
         <source>down</source>
         <translation>不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="241"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="242"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="253"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="254"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="254"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="255"/>
         <source>Vendor</source>
         <translation>商家</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="255"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="256"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="256"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="257"/>
         <source>Number</source>
         <translation>号码</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="257"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="258"/>
         <source>Net</source>
         <translation>不含税金额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="258"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="259"/>
         <source>Tax</source>
         <translation>税额</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="259"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="260"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="260"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="261"/>
         <source>Currency</source>
         <translation>币种</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/i18n/core_text.py" line="261"/>
+        <location filename="../../scanner_app/gui/i18n/core_text.py" line="262"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
@@ -855,65 +855,66 @@
 <context>
     <name>DocumentController</name>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="90"/>
-        <location filename="../../scanner_app/gui/document/controller.py" line="113"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="94"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="103"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="135"/>
         <source>Opening {0}...</source>
         <translation>正在打开 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="127"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="149"/>
         <source>Nothing to export: no recognised document is open</source>
         <translation>无可导出内容：没有打开已识别的文档</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="129"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="151"/>
         <source>Exporting {0}...</source>
         <translation>正在导出 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="134"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="156"/>
         <source>Export of {0} failed: {1}</source>
         <translation>导出 {0} 失败：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="156"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="179"/>
         <source>{0}: waiting for the server ({1})</source>
         <translation>{0}：正在等待服务器（{1}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="160"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="183"/>
         <source>Cannot recognise {0}: no server is ready ({1}); see the Server tab</source>
         <translation>无法识别 {0}：没有就绪的服务器（{1}）；请查看“服务器”标签页</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="164"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="187"/>
         <source>Recognising {0}...</source>
         <translation>正在识别 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="178"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="204"/>
         <source>{0}: {1} lines (stored result)</source>
         <translation>{0}：{1} 行（已保存的结果）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/document/controller.py" line="188"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="214"/>
         <source>%n line(s)</source>
         <translation>
             <numerusform>%n 行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="190"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="216"/>
         <source>{0}: {1} read from the document&apos;s own text, not OCR</source>
         <translation>{0}：从文档本身的文字读取了 {1}，不是 OCR 识别</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/document/controller.py" line="193"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="219"/>
         <source>{0}: {1} in {2:.0f} ms</source>
         <translation>{0}：{1}，用时 {2:.0f} 毫秒</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/document/controller.py" line="199"/>
+        <location filename="../../scanner_app/gui/document/controller.py" line="225"/>
         <source>Exported %n file(s) to {0}</source>
         <translation>
             <numerusform>已导出 %n 个文件到 {0}</numerusform>
@@ -926,6 +927,89 @@
         <location filename="../../scanner_app/gui/viewer/document_outlines.py" line="47"/>
         <source>Note in another ink (not the document&apos;s text): {0}</source>
         <translation>另一种墨迹的手写批注（不属于单据正文）：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>DuplicatePanel</name>
+    <message>
+        <location filename="../../scanner_app/gui/library/duplicate_panel.py" line="47"/>
+        <source>Same receipt</source>
+        <translation>同一张收据</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/duplicate_panel.py" line="49"/>
+        <source>Confirm: the later one is marked a duplicate (exports leave it out)</source>
+        <translation>确认：较晚的一张标记为重复（导出时不包含）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/duplicate_panel.py" line="52"/>
+        <source>Not a duplicate</source>
+        <translation>不是重复</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/duplicate_panel.py" line="53"/>
+        <source>Dismiss: this pair is never flagged again</source>
+        <translation>忽略：这一对不再被标记</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/duplicate_panel.py" line="72"/>
+        <source>#{0} may be the same receipt as #{1} ({2})</source>
+        <translation>#{0} 可能与 #{1} 是同一张收据（{2}）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/duplicate_panel.py" line="98"/>
+        <source>(no picture)</source>
+        <translation>（无图片）</translation>
+    </message>
+</context>
+<context>
+    <name>EditBar</name>
+    <message>
+        <location filename="../../scanner_app/gui/library/edit_bar.py" line="29"/>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/edit_bar.py" line="31"/>
+        <source>Add tag...</source>
+        <translation>添加标签...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/edit_bar.py" line="32"/>
+        <source>Add tags</source>
+        <translation>添加标签</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/edit_bar.py" line="33"/>
+        <source>Remove tag...</source>
+        <translation>移除标签...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/edit_bar.py" line="34"/>
+        <source>Remove tags</source>
+        <translation>移除标签</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/edit_bar.py" line="35"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/edit_bar.py" line="54"/>
+        <source>%n selected:</source>
+        <translation>
+            <numerusform>已选 %n 张：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/edit_bar.py" line="67"/>
+        <source>No category</source>
+        <translation>无类别</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/edit_bar.py" line="81"/>
+        <source>Tags, separated by commas:</source>
+        <translation>标签，用逗号分隔：</translation>
     </message>
 </context>
 <context>
@@ -944,49 +1028,141 @@
 <context>
     <name>ExportBar</name>
     <message>
-        <location filename="../../scanner_app/gui/batch/export_bar.py" line="35"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="36"/>
         <source>Export as:</source>
         <translation>导出格式：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/export_bar.py" line="44"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="45"/>
         <source>Export...</source>
         <translation>导出...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/export_bar.py" line="45"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="46"/>
         <source>Write the batch&apos;s results into a folder you choose</source>
         <translation>将批次结果写入所选文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/export_bar.py" line="48"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="49"/>
         <source>Reimbursement sheet...</source>
         <translation>报销单...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/export_bar.py" line="49"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="50"/>
         <source>The whole batch in one sheet: a row per receipt, edits in</source>
         <translation>整批一张表：每张票据一行，含手工修改</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/export_bar.py" line="68"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="69"/>
         <source>Choose at least one format.</source>
         <translation>请至少选择一种格式。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/export_bar.py" line="71"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="72"/>
         <source>Export the batch into</source>
         <translation>将批次导出到</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/export_bar.py" line="78"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="79"/>
         <source>Excel workbook (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel 工作簿 (*.xlsx);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/export_bar.py" line="79"/>
+        <location filename="../../scanner_app/gui/batch/export_bar.py" line="80"/>
         <source>Reimbursement sheet</source>
         <translation>报销单</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="44"/>
+        <source>Export receipts</source>
+        <translation>导出收据</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="47"/>
+        <source>Xero bills (CSV)</source>
+        <translation>Xero 账单（CSV）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="47"/>
+        <source>QuickBooks Online bank (CSV)</source>
+        <translation>QuickBooks Online 银行流水（CSV）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="48"/>
+        <source>DATEV Buchungsstapel (CSV)</source>
+        <translation>DATEV 记账批次（CSV）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="48"/>
+        <source>Every field (CSV)</source>
+        <translation>全部字段（CSV）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="49"/>
+        <source>Every field (XLSX)</source>
+        <translation>全部字段（XLSX）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="49"/>
+        <source>Expense report (PDF)</source>
+        <translation>费用报告（PDF）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="53"/>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="54"/>
+        <source>The %n receipt(s) found</source>
+        <translation>
+            <numerusform>找到的 %n 张收据</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="55"/>
+        <source>The %n receipt(s) selected</source>
+        <translation>
+            <numerusform>选中的 %n 张收据</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="58"/>
+        <source>Receipts:</source>
+        <translation>收据：</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="60"/>
+        <source>Include receipts exported before</source>
+        <translation>包括以前导出过的收据</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="63"/>
+        <source>e.g. EUR</source>
+        <translation>例如 EUR</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="65"/>
+        <source>Currency when a receipt names none:</source>
+        <translation>收据未写币种时使用：</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="67"/>
+        <source>Choose...</source>
+        <translation>选择...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="72"/>
+        <source>File:</source>
+        <translation>文件：</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/export_dialog.py" line="96"/>
+        <source>Export to</source>
+        <translation>导出到</translation>
     </message>
 </context>
 <context>
@@ -1150,6 +1326,69 @@
         <location filename="../../scanner_app/gui/fields/model.py" line="109"/>
         <source>Read from: {0}</source>
         <translation>读取自：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>FilterRow</name>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="30"/>
+        <source>Vendor</source>
+        <translation>商家</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="30"/>
+        <source>From YYYY-MM-DD</source>
+        <translation>起始 YYYY-MM-DD</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="31"/>
+        <source>To YYYY-MM-DD</source>
+        <translation>截止 YYYY-MM-DD</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="31"/>
+        <source>Total from</source>
+        <translation>合计最低</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="32"/>
+        <source>Total to</source>
+        <translation>合计最高</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="32"/>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="32"/>
+        <source>Tag</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="43"/>
+        <source>Any category</source>
+        <translation>任意类别</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="44"/>
+        <source>Any status</source>
+        <translation>任意状态</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="45"/>
+        <source>Any way in</source>
+        <translation>任意来源</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="46"/>
+        <source>Duplicates to decide</source>
+        <translation>待判定的重复</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/filter_row.py" line="48"/>
+        <source>Filters:</source>
+        <translation>筛选：</translation>
     </message>
 </context>
 <context>
@@ -1340,149 +1579,462 @@
     </message>
 </context>
 <context>
+    <name>LibraryHub</name>
+    <message>
+        <location filename="../../scanner_app/gui/library/hub.py" line="146"/>
+        <source>The library {0} cannot be opened: {1}</source>
+        <translation>无法打开收据库 {0}：{1}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/hub.py" line="155"/>
+        <source>Not added to the library: {0}</source>
+        <translation>未加入收据库：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>LibraryPanel</name>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="86"/>
+        <source>Library file...</source>
+        <translation>收据库文件...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="90"/>
+        <source>Open in viewer</source>
+        <translation>在查看器中打开</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="92"/>
+        <source>Export...</source>
+        <translation>导出...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="121"/>
+        <source>Opening the library...</source>
+        <translation>正在打开收据库...</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/panel.py" line="167"/>
+        <source>Changing %n receipt(s)...</source>
+        <translation>
+            <numerusform>正在修改 %n 张收据...</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="195"/>
+        <source>Exporting to {0}...</source>
+        <translation>正在导出到 {0}...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="256"/>
+        <source>Not searched: {0}</source>
+        <translation>未搜索：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="258"/>
+        <source>The search failed: {0}</source>
+        <translation>搜索失败：{0}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/panel.py" line="275"/>
+        <source>%n receipt(s) found of {0} in the library</source>
+        <translation>
+            <numerusform>在收据库的 {0} 张中找到 %n 张</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="278"/>
+        <source>the first {0} shown</source>
+        <translation>只显示前 {0} 张</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/panel.py" line="280"/>
+        <source>%n possible duplicate(s) to decide</source>
+        <translation>
+            <numerusform>%n 张可能重复，待判定</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/panel.py" line="323"/>
+        <source>%n left out ({0})</source>
+        <translation>
+            <numerusform>%n 张未导出（{0}）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/panel.py" line="325"/>
+        <source>%n exported before, not again</source>
+        <translation>
+            <numerusform>%n 张以前已导出，未再导出</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="296"/>
+        <source>The edit failed: {0}</source>
+        <translation>修改失败：{0}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/panel.py" line="298"/>
+        <source>Changed %n receipt(s)</source>
+        <translation>
+            <numerusform>已修改 %n 张收据</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="307"/>
+        <source>Not decided: {0}</source>
+        <translation>未能判定：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="315"/>
+        <source>Export failed: {0}</source>
+        <translation>导出失败：{0}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../scanner_app/gui/library/panel.py" line="320"/>
+        <source>Wrote %n receipt(s) to {0}</source>
+        <translation>
+            <numerusform>已将 %n 张收据写入 {0}</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="346"/>
+        <source>Library file (a new name starts a new library)</source>
+        <translation>收据库文件（新文件名即新建收据库）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="347"/>
+        <source>Receipt libraries (*.sqlite);;All files (*)</source>
+        <translation>收据库 (*.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="351"/>
+        <source>Opening the library {0}...</source>
+        <translation>正在打开收据库 {0}...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/panel.py" line="356"/>
+        <source>Library: {0}</source>
+        <translation>收据库：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>LibraryTableModel</name>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="40"/>
+        <source>Receipt</source>
+        <translation>收据</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="40"/>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="40"/>
+        <source>Vendor</source>
+        <translation>商家</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="40"/>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="41"/>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="41"/>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="41"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="41"/>
+        <source>Way in</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="42"/>
+        <source>Source</source>
+        <translation>源文件</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="42"/>
+        <source>Duplicate of</source>
+        <translation>重复于</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="43"/>
+        <source>new</source>
+        <translation>新</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="43"/>
+        <source>to check</source>
+        <translation>待检查</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="44"/>
+        <source>checked</source>
+        <translation>已核对</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="44"/>
+        <source>exported</source>
+        <translation>已导出</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="45"/>
+        <source>duplicate</source>
+        <translation>重复</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="47"/>
+        <source>viewer</source>
+        <translation>查看器</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="47"/>
+        <source>camera</source>
+        <translation>摄像头</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="47"/>
+        <source>clipboard</source>
+        <translation>剪贴板</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="48"/>
+        <source>batch</source>
+        <translation>批处理</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="48"/>
+        <source>scanner</source>
+        <translation>扫描仪</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="48"/>
+        <source>scan command</source>
+        <translation>scan 命令</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="49"/>
+        <source>watched folder</source>
+        <translation>监视文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="49"/>
+        <source>device command</source>
+        <translation>device 命令</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="50"/>
+        <source>imported batch</source>
+        <translation>导入的批处理</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="52"/>
+        <source>same file</source>
+        <translation>相同文件</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="52"/>
+        <source>same image</source>
+        <translation>相同图像</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="53"/>
+        <source>same fields</source>
+        <translation>相同字段</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="53"/>
+        <source>by hand</source>
+        <translation>手动</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="117"/>
+        <source>{0}, page {1}</source>
+        <translation>{0}，第 {1} 页</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="123"/>
+        <source>#{0} ({1})</source>
+        <translation>#{0}（{1}）</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="131"/>
+        <source>Possibly the same receipt as #{0} ({1}): {2}</source>
+        <translation>可能与 #{0}（{1}）是同一张收据：{2}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="135"/>
+        <source>Tags: {0}</source>
+        <translation>标签：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/table_model.py" line="139"/>
+        <source>Exported in: {0}</source>
+        <translation>已导出于：{0}</translation>
+    </message>
+</context>
+<context>
     <name>MainActions</name>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="66"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="67"/>
         <source>&amp;Open...</source>
         <translation>打开(&amp;O)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="67"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="68"/>
         <source>Open &amp;folder as batch...</source>
         <translation>打开文件夹作为批次(&amp;F)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="68"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="69"/>
         <source>&amp;Paste image</source>
         <translation>粘贴图片(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="69"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="70"/>
         <source>Capture from &amp;camera...</source>
         <translation>从摄像头拍摄(&amp;C)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="70"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="71"/>
         <source>Capture &amp;screen region</source>
         <translation>截取屏幕区域(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="71"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="72"/>
         <source>Sc&amp;an...</source>
         <translation>扫描(&amp;A)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="72"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="73"/>
         <source>&amp;Export...</source>
         <translation>导出(&amp;E)...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="73"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="74"/>
         <source>&amp;Recognise again</source>
         <translation>重新识别(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="74"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="75"/>
         <source>Always &amp;OCR PDF pages</source>
         <translation>始终对 PDF 页面做 &amp;OCR</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="75"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="76"/>
         <source>Pre&amp;vious page</source>
         <translation>上一页(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="76"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="77"/>
         <source>&amp;Next page</source>
         <translation>下一页(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="77"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="78"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="78"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="79"/>
         <source>&amp;Copy selected lines</source>
         <translation>复制所选行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="79"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="80"/>
         <source>Next field to chec&amp;k</source>
         <translation>下一个待核对字段(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="80"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="81"/>
         <source>Previous field to check</source>
         <translation>上一个待核对字段</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="81"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="82"/>
         <source>&amp;Mark receipt as checked</source>
         <translation>标记票据为已核对(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="82"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="83"/>
         <source>&amp;Document</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="83"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="84"/>
         <source>&amp;Batch</source>
         <translation>批处理(&amp;B)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="84"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="85"/>
         <source>&amp;Server</source>
         <translation>服务器(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="85"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="86"/>
         <source>S&amp;tress</source>
         <translation>压力测试(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="86"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="87"/>
         <source>&amp;Fields</source>
         <translation>字段(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="87"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="88"/>
+        <source>&amp;Library</source>
+        <translation>收据库(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/window/actions.py" line="89"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="88"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="90"/>
         <source>&amp;About scanner-app</source>
         <translation>关于 scanner-app(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="99"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="101"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="101"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="103"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="105"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="107"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="115"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="117"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="124"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="126"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/actions.py" line="127"/>
+        <location filename="../../scanner_app/gui/window/actions.py" line="129"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -1490,106 +2042,111 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="149"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="162"/>
         <source>scanner-app - receipt and invoice OCR</source>
         <translation>scanner-app - 收据与发票文字识别</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="161"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="174"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="162"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="175"/>
         <source>Batch</source>
         <translation>批处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="162"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="176"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="163"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="177"/>
         <source>Stress</source>
         <translation>压力测试</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="165"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="179"/>
         <source>Lines</source>
         <translation>文本行</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="166"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="180"/>
         <source>Fields</source>
         <translation>字段</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/window/main_window.py" line="281"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="302"/>
         <source>Copied %n line(s)</source>
         <translation>
             <numerusform>已复制 %n 行</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../scanner_app/gui/window/main_window.py" line="286"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="307"/>
         <source>Copied all %n line(s)</source>
         <translation>
             <numerusform>已复制全部 %n 行</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="202"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="222"/>
         <source>Open images or PDFs</source>
         <translation>打开图片或 PDF</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="160"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="173"/>
         <source>No recent files</source>
         <translation>没有最近的文件</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="203"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="175"/>
+        <source>Library</source>
+        <translation>收据库</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="223"/>
         <source>Images and PDFs ({0});;All files (*)</source>
         <translation>图片和 PDF ({0});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="208"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="228"/>
         <source>Open a folder as a batch</source>
         <translation>打开文件夹作为批次</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="222"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="242"/>
         <source>The clipboard holds no image</source>
         <translation>剪贴板中没有图片</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="228"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="248"/>
         <source>Camera capture is not available</source>
         <translation>摄像头拍摄不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="245"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="265"/>
         <source>Screen capture is not available</source>
         <translation>屏幕截取不可用</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="253"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="274"/>
         <source>Export the document into</source>
         <translation>将文档导出到</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="310"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="331"/>
         <source>No translation for {0} is installed</source>
         <translation>未安装 {0} 的翻译</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="320"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="341"/>
         <source>About scanner-app</source>
         <translation>关于 scanner-app</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/window/main_window.py" line="321"/>
+        <location filename="../../scanner_app/gui/window/main_window.py" line="342"/>
         <source>scanner-app {0}
 Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
         <translation>scanner-app {0}
@@ -1599,62 +2156,62 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ModelControlBox</name>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="61"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="64"/>
         <source>Why this configuration, and live A/B (embedded demo server)</source>
         <translation>为何如此配置，以及现场 A/B 对比（内置演示服务器）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="66"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="69"/>
         <source>On the embedded CPU server, the ONNX models run in the python backend with dynamic batching off, on purpose. The tritonserver in the nvidia-pytriton wheel has only the Python backend, so ONNX Runtime runs inside it (steps/onnx_runner.py). On a CPU, batching never helped detection: two one-thread sessions per model measured 1.05 images/s against 0.92 for one two-thread session, and recognition already receives up to 16 crops per call. The production config.pbtxt (NGC container, GPU) uses the onnxruntime backend with dynamic batching. Measurements: {0}; re-measure with: {1}</source>
         <translation>在内置 CPU 服务器上，ONNX 模型运行在 python 后端且关闭动态批处理，这是有意为之。nvidia-pytriton 包中的 tritonserver 只带 Python 后端，因此 ONNX Runtime 在其中运行（steps/onnx_runner.py）。在 CPU 上批处理从未加快检测：每个模型两个单线程会话实测 1.05 张/秒，一个双线程会话为 0.92 张/秒；识别模型每次调用已收到最多 16 个裁剪。生产配置 config.pbtxt（NGC 容器，GPU）使用 onnxruntime 后端并开启动态批处理。测量结果：{0}；重新测量：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="80"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="83"/>
         <source>Dynamic batching</source>
         <translation>动态批处理</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="84"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="87"/>
         <source>instances: </source>
         <translation>实例数：</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="85"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="88"/>
         <source>Apply to the running server</source>
         <translation>应用到运行中的服务器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="87"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="90"/>
         <source>Reloads the model with this config through Triton&apos;s model control (loopback demo server only); the next run in the Stress tab records it.</source>
         <translation>通过 Triton 的模型控制以此配置重新加载模型（仅限本机回环演示服务器）；压力测试页的下一次运行会记录该配置。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="119"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="122"/>
         <source>Switch, apply, then run again in the Stress tab: the runs table shows both configs.</source>
         <translation>切换并应用后，在压力测试页再运行一次：运行列表会并排显示两种配置。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="122"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="125"/>
         <source>Live switching works on the embedded server this app started (loopback), never on a LAN or remote server.</source>
         <translation>现场切换仅适用于本应用启动的内置服务器（本机回环），绝不用于局域网或远程服务器。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="146"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="149"/>
         <source>Reloading {0} with {1}...</source>
         <translation>正在以 {1} 重新加载 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="159"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="162"/>
         <source>no answer</source>
         <translation>无应答</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="160"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="163"/>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/server/model_control_box.py" line="164"/>
+        <location filename="../../scanner_app/gui/server/model_control_box.py" line="167"/>
         <source>{0} now runs with {1} (read back from the server).</source>
         <translation>{0} 现在以 {1} 运行（已从服务器读回确认）。</translation>
     </message>
@@ -2191,137 +2748,170 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
     </message>
 </context>
 <context>
+    <name>SavedSearches</name>
+    <message>
+        <location filename="../../scanner_app/gui/library/saved_searches.py" line="65"/>
+        <source>Save search...</source>
+        <translation>保存搜索...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/saved_searches.py" line="67"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/saved_searches.py" line="68"/>
+        <source>Delete the saved search chosen</source>
+        <translation>删除所选的已保存搜索</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/saved_searches.py" line="80"/>
+        <source>Saved searches</source>
+        <translation>已保存的搜索</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/saved_searches.py" line="106"/>
+        <source>Save search</source>
+        <translation>保存搜索</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/saved_searches.py" line="106"/>
+        <source>Name of this search:</source>
+        <translation>此搜索的名称：</translation>
+    </message>
+</context>
+<context>
     <name>ScanDialog</name>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="91"/>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="105"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="92"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="108"/>
         <source>Scan</source>
         <translation>扫描</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="93"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="94"/>
         <source>A scanner found, or an eSCL address: http://HOST:PORT/eSCL</source>
         <translation>已找到的扫描仪，或 eSCL 地址：http://HOST:PORT/eSCL</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="96"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="97"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="99"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="101"/>
         <source>Both sides (duplex); blank back sides are dropped</source>
         <translation>双面（双工）；空白背面将被丢弃</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="100"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="102"/>
         <source>No preview</source>
         <translation>无预览</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="102"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="104"/>
         <source>Preview</source>
         <translation>预览</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="106"/>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="152"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="110"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="158"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="111"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="116"/>
         <source>Scanner</source>
         <translation>扫描仪</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="112"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="117"/>
         <source>Source</source>
         <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="114"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="119"/>
         <source>Resolution</source>
         <translation>分辨率</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="115"/>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="191"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="120"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="197"/>
         <source>Colour</source>
         <translation>彩色</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="152"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="158"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="159"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="165"/>
         <source>Looking for scanners...</source>
         <translation>正在查找扫描仪...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="174"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="180"/>
         <source>No scanner found; type a network scanner&apos;s address (http://HOST/eSCL)</source>
         <translation>未找到扫描仪；请输入网络扫描仪地址（http://HOST/eSCL）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="190"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="196"/>
         <source>Flatbed</source>
         <translation>平板</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="190"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="196"/>
         <source>Document feeder</source>
         <translation>自动进纸器</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="191"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="197"/>
         <source>Grey</source>
         <translation>灰度</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="191"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="197"/>
         <source>Black and white</source>
         <translation>黑白</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="208"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="213"/>
         <source>Previewing...</source>
         <translation>正在预览...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="234"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="239"/>
         <source>Scanning page 1...</source>
         <translation>正在扫描第 1 页...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="240"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="245"/>
         <source>Cancelling...</source>
         <translation>正在取消...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="267"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="272"/>
         <source>Scanning page {0}...</source>
         <translation>正在扫描第 {0} 页...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="271"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="276"/>
         <source>Blank back side dropped ({0} so far)</source>
         <translation>已丢弃空白背面（目前共 {0} 张）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="279"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="284"/>
         <source>{0} pages scanned, {1} blank back sides dropped</source>
         <translation>已扫描 {0} 页，丢弃 {1} 张空白背面</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="282"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="287"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="285"/>
+        <location filename="../../scanner_app/gui/capture/scan_dialog.py" line="290"/>
         <source>The pages scanned before are kept and will be read.</source>
         <translation>之前扫描的页面会保留并被识别。</translation>
     </message>
@@ -2340,99 +2930,112 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
     </message>
 </context>
 <context>
+    <name>SearchBar</name>
+    <message>
+        <location filename="../../scanner_app/gui/library/search_bar.py" line="30"/>
+        <source>Search the receipts: words, parts of numbers, 咖啡...</source>
+        <translation>搜索收据：词语、数字片段、咖啡...</translation>
+    </message>
+    <message>
+        <location filename="../../scanner_app/gui/library/search_bar.py" line="33"/>
+        <source>Filters</source>
+        <translation>筛选</translation>
+    </message>
+</context>
+<context>
     <name>ServerConnection</name>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="73"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="75"/>
         <source>Not connected</source>
         <translation>未连接</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="138"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="140"/>
         <source>No server configured (see the Server tab)</source>
         <translation>未配置服务器（请查看“服务器”标签页）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="177"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="179"/>
         <source>Starting the embedded Triton server...</source>
         <translation>正在启动内置 Triton 服务器...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="188"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="190"/>
         <source>Stopping the embedded server...</source>
         <translation>正在停止内置服务器...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="208"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="210"/>
         <source>Disconnected</source>
         <translation>已断开</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="247"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="249"/>
         <source>Embedded Triton unhealthy: {0}</source>
         <translation>内置 Triton 服务器状态异常：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="249"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="251"/>
         <source>Embedded Triton reloaded a model: {0}</source>
         <translation>内置 Triton 服务器已重新加载一个模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="250"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="252"/>
         <source>Embedded Triton could not reload a model: {0}</source>
         <translation>内置 Triton 服务器无法重新加载模型：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="255"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="257"/>
         <source>Embedded Triton unhealthy, restarting: {0}</source>
         <translation>内置 Triton 服务器状态异常，正在重启：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="261"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="263"/>
         <source>Embedded Triton restarted on {0}: {1}</source>
         <translation>内置 Triton 服务器已在 {0} 上重启：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="277"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="279"/>
         <source>Connecting to {0}...</source>
         <translation>正在连接 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="307"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="309"/>
         <source>Embedded Triton started on {0} (version {1})</source>
         <translation>内置 Triton 已在 {0} 启动（版本 {1}）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="309"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="311"/>
         <source>Connected to Triton {0} at {1}</source>
         <translation>已连接到 {1} 上的 Triton {0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="311"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="313"/>
         <source> - down: {0}</source>
         <translation> - 不可用：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="328"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="330"/>
         <source>Server {0} is down: {1}</source>
         <translation>服务器 {0} 不可用：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="329"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="331"/>
         <source>Server {0}: {1}</source>
         <translation>服务器 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="343"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="345"/>
         <source>The embedded server could not start: {0}</source>
         <translation>内置服务器无法启动：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="354"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="356"/>
         <source>Stopping the embedded server failed: {0}</source>
         <translation>停止内置服务器失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/connection/link.py" line="360"/>
+        <location filename="../../scanner_app/gui/connection/link.py" line="362"/>
         <source>Embedded server stopped</source>
         <translation>内置服务器已停止</translation>
     </message>
@@ -2724,67 +3327,67 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>ViewerPanel</name>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="81"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="85"/>
         <source>Zoom in</source>
         <translation>放大</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="81"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="85"/>
         <source>Zoom out</source>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="81"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="85"/>
         <source>Fit</source>
         <translation>适应窗口</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="82"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="86"/>
         <source>100%</source>
         <translation>100%</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="82"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="86"/>
         <source>Rotate left</source>
         <translation>向左旋转</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="83"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="87"/>
         <source>Rotate right</source>
         <translation>向右旋转</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="83"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="87"/>
         <source>Boxes</source>
         <translation>文本框</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="84"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="88"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="84"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="88"/>
         <source>Scores</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="84"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="88"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="85"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="89"/>
         <source>Upright</source>
         <translation>摆正</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="87"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="91"/>
         <source>Text from the document itself, not OCR</source>
         <translation>文字取自文档本身，不是 OCR 识别</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/viewer/panel.py" line="89"/>
+        <location filename="../../scanner_app/gui/viewer/panel.py" line="93"/>
         <source>This page&apos;s text was read exactly from the PDF&apos;s text layer or the e-invoice&apos;s data, not recognised by the server. File &gt; Always OCR PDF pages changes this.</source>
         <translation>此页文字是从 PDF 文本层或电子发票数据中精确读取的，不是由服务器识别的。可通过“文件 &gt; 始终对 PDF 页面做 OCR”更改。</translation>
     </message>
@@ -2792,67 +3395,67 @@ Receipt and invoice OCR with a PP-OCR pipeline on NVIDIA Triton.</source>
 <context>
     <name>WatchBar</name>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="63"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="68"/>
         <source>Watch a folder...</source>
         <translation>监视文件夹...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="64"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="69"/>
         <source>Read every image or PDF that appears in a folder, once (a copier&apos;s scan-to-folder)</source>
         <translation>读取文件夹中出现的每个图像或 PDF，各一次（复印机的“扫描到文件夹”）</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="67"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="72"/>
         <source>Stop watching</source>
         <translation>停止监视</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="69"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="74"/>
         <source>Not watching a folder.</source>
         <translation>未监视文件夹。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="90"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="95"/>
         <source>Cannot watch {0}: {1}</source>
         <translation>无法监视 {0}：{1}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="93"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="98"/>
         <source>Starting to watch {0}...</source>
         <translation>开始监视 {0}...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="103"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="108"/>
         <source>Stopping: waiting for the pages in flight...</source>
         <translation>正在停止：等待处理中的页面...</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="115"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="120"/>
         <source>Folder to watch</source>
         <translation>要监视的文件夹</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="119"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="124"/>
         <source>Where the results go</source>
         <translation>结果保存位置</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="129"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="134"/>
         <source>Cannot watch: {0}</source>
         <translation>无法监视：{0}</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="138"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="143"/>
         <source>Stopped watching {0}: {1} read, {2} failed.</source>
         <translation>已停止监视 {0}：已读取 {1} 个，失败 {2} 个。</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="150"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="155"/>
         <source>Watching {0} ({1}): {2} read, {3} failed, {4} read before</source>
         <translation>正在监视 {0}（{1}）：已读取 {2} 个，失败 {3} 个，之前已读取 {4} 个</translation>
     </message>
     <message>
-        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="153"/>
+        <location filename="../../scanner_app/gui/batch/watch_bar.py" line="158"/>
         <source>, {0} skipped</source>
         <translation>，跳过 {0} 个</translation>
     </message>

@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     translations = Translations(app)
     translations.install(args.lang or configured_language())
     connection = ServerConnection(urls=args.server)
-    window = MainWindow(connection, translations=translations)
+    # the receipt library: `scanner-app gui --library PATH`, else the setting, else the default
+    window = MainWindow(connection, translations=translations, library=getattr(args, "library", None))
     window.show()
     _close_on_signals(window, QTimer(window))
     connection.start()

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QImage
 
 from scanner_app.core.results import PageResult, TextLine
 from scanner_app.gui.connection.link import ServerConnection
@@ -50,3 +51,20 @@ def show_synthetic(window: MainWindow, page: PageResult) -> None:
     image.fill(0xFFFFFFFF)
     window.document.set_image(image, 1.0, page.image, None)
     window.document.set_result(page)
+
+
+def drop_paths(window: MainWindow, paths: list[Path]) -> None:
+    """Drag local files or folders over the window and drop them (QApplication routes drops only from a
+    real drag, so the window's own handlers are called, as Qt's drag manager would)."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    buttons, modifiers = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    try:  # PySide6 >= 6.12 takes a QPointF (and deprecates QPoint); earlier ones only a QPoint
+        enter = QDragEnterEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, buttons, modifiers)
+    except TypeError:
+        enter = QDragEnterEvent(QPoint(200, 200), Qt.DropAction.CopyAction, mime, buttons, modifiers)
+    window.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, buttons, modifiers)
+    window.dropEvent(event)
+    assert event.isAccepted()

@@ -11,7 +11,7 @@ scanner_app.gui.batch.table_view; where batch folders go: scanner_app.gui.batch.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Signal
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from scanner_app.core.batch.events import BatchFinished, FileDone
 from scanner_app.core.batch.export import export_store
-from scanner_app.core.store.batch_store import BatchStore
+from scanner_app.core.store.batch_store import BatchStore, PageSink
 from scanner_app.gui.background import Background
 from scanner_app.gui.batch.export_bar import ExportBar, parse_formats
 from scanner_app.gui.batch.folders import batches_root, new_batch_folder
@@ -57,14 +57,21 @@ class BatchPanel(QWidget):
     batch_finished = Signal(object)  # BatchSummary
     export_finished = Signal(object)  # list[Path] written, or an error message
 
-    def __init__(self, connection: ServerConnection, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        connection: ServerConnection,
+        parent: QWidget | None = None,
+        sinks: Callable[[str], PageSink | None] | None = None,
+    ) -> None:
+        """``sinks(way_in)``: the page sink of a way in ("batch", "scanner", "watch"): the receipt library."""
         super().__init__(parent)
         self._connection = connection
+        self._sinks = sinks
         self._job: BatchJob | None = None
         self._store: BatchStore | None = None
         self._stores: list[BatchStore] = []
         self._folder: Path | None = None
-        self._waiting: tuple[list[Path], Path | None] | None = None  # a batch held until the server is up
+        self._waiting: tuple[list[Path], Path | None, str] | None = None  # held until the server is up
         self._book = RowBook()
         self.model = BatchTableModel(self._book, self)
         self.review = ReviewSession(self)
@@ -129,7 +136,7 @@ class BatchPanel(QWidget):
         layout.addWidget(self.status_label)
         self.export_bar = ExportBar(self)
         layout.addWidget(self.export_bar)
-        self.watch_bar = WatchBar(self._connection, self)  # "Watch a folder" (scan-to-folder)
+        self.watch_bar = WatchBar(self._connection, self, self._sink("watch"))  # scan-to-folder
         layout.addWidget(self.watch_bar)
 
     def _button(self, text: str, slot, layout: QHBoxLayout) -> QPushButton:
@@ -157,13 +164,14 @@ class BatchPanel(QWidget):
         """The current batch's folder (its store and nothing else)."""
         return self._folder
 
-    def start_batch(self, paths: Sequence[Path], folder: Path | None = None) -> None:
-        """Start a new batch of files and folders (recursive) in ``folder`` (default: a new folder)."""
+    def start_batch(self, paths: Sequence[Path], folder: Path | None = None, way_in: str = "batch") -> None:
+        """Start a new batch of files and folders (recursive) in ``folder`` (default: a new folder);
+        ``way_in`` ("batch", "scanner"): how its files came, for the receipt library."""
         if self._job is not None or self._waiting is not None:
             self.status_label.setText(self.tr("A batch is running: cancel it before starting another."))
             return
         if self._connection.state.status == ConnectionStatus.STARTING:
-            self._waiting = (list(paths), folder)  # started by _on_connection_changed
+            self._waiting = (list(paths), folder, way_in)  # started by _on_connection_changed
             self.status_label.setText(self.tr("Waiting for the server to be ready; the batch starts then."))
             self._update_controls()
             return
@@ -171,7 +179,7 @@ class BatchPanel(QWidget):
         self._store = None
         recognize = self._connection.batch_recognizer().recognize
         self._start_job(BatchJob(self._runs, self._on_events, self._folder, recognize, list(paths),
-                                 jobs=self.jobs_spin.value()))  # fmt: skip
+                                 jobs=self.jobs_spin.value(), sink=self._sink(way_in)))  # fmt: skip
         self.status_label.setText(self.tr("Reading the files under {0}...").format(
             ", ".join(str(p) for p in paths[:3])))  # fmt: skip
 
@@ -182,8 +190,8 @@ class BatchPanel(QWidget):
 
     def _on_connection_changed(self, state: object) -> None:
         if self._waiting is not None and self._connection.state.status != ConnectionStatus.STARTING:
-            (paths, folder), self._waiting = self._waiting, None
-            self.start_batch(paths, folder)
+            (paths, folder, way_in), self._waiting = self._waiting, None
+            self.start_batch(paths, folder, way_in)
 
     def continue_batch(self) -> None:
         """Run the current batch's queued files again (after a cancel or a lost server)."""
@@ -278,6 +286,9 @@ class BatchPanel(QWidget):
         self.export_finished.emit([Path(path)])
 
     # Internals ----------------------------------------------------------------------------------
+    def _sink(self, way_in: str) -> PageSink | None:
+        return self._sinks(way_in) if self._sinks is not None else None
+
     def _start_job(self, job: BatchJob) -> None:
         self._job = job
         job.start()

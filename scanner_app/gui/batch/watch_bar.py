@@ -13,6 +13,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from scanner_app.core.batch.events import FileFailed, ServerWaiting
+from scanner_app.core.store.sink import PageSink
 from scanner_app.core.watch.events import FileExported, FileSkipped, WatchNotice, WatchStarted
 from scanner_app.core.watch.watcher import FolderWatcher, WatchOptions
 from scanner_app.gui.background import Background
@@ -51,9 +52,13 @@ class WatchBar(QWidget):
     watching_changed = Signal(bool)
     file_read = Signal(object)  # Path of a file whose exports are written
 
-    def __init__(self, connection: ServerConnection, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, connection: ServerConnection, parent: QWidget | None = None, sink: PageSink | None = None
+    ) -> None:
+        """``sink``: told of each page the watcher saves (the receipt library)."""
         super().__init__(parent)
         self._connection = connection
+        self._sink = sink
         self._watcher: FolderWatcher | None = None
         self._background = Background(self, threads=1)  # start and stop, in order
         self._post = self._background.relay(self._on_events)
@@ -85,7 +90,7 @@ class WatchBar(QWidget):
         options = WatchOptions(formats=("txt", "json"), jobs=jobs)
         recognize = self._connection.batch_recognizer().recognize
         try:
-            watcher = FolderWatcher(folder, out, recognize, options, self._post)
+            watcher = FolderWatcher(folder, out, recognize, options, self._post, sink=self._sink)
         except (OSError, ValueError) as exc:
             self.status.setText(self.tr("Cannot watch {0}: {1}").format(folder, exc))
             return

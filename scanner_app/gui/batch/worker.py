@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scanner_app.core.batch.runner import BatchRunner, Recognize, add_to_store
-from scanner_app.core.store.batch_store import STORE_NAME, BatchStore, FileRecord
+from scanner_app.core.store.batch_store import STORE_NAME, BatchStore, FileRecord, PageSink
 from scanner_app.gui.background import Background
 
 
@@ -67,14 +67,17 @@ class BatchJob:
         jobs: int = 4,
         patience_s: float = 300.0,
         store: BatchStore | None = None,
+        sink: PageSink | None = None,
     ) -> None:
-        """``paths`` are added to ``folder``'s store; with ``store`` given, that store's queued files run."""
+        """``paths`` are added to ``folder``'s store; with ``store`` given, that store's queued files run.
+        ``sink``: told of each page a new store saves (the receipt library)."""
         self.folder = Path(folder)
         self.recognize = recognize
         self.paths = tuple(Path(p) for p in paths)
         self.jobs = jobs
         self.patience_s = patience_s
         self._store = store
+        self._sink = sink
         self._background = background
         self._on_events = on_events
         self._post = background.relay(on_events)
@@ -111,7 +114,7 @@ class BatchJob:
 
     def _run(self) -> None:
         try:
-            store = self._store or BatchStore(self.folder / STORE_NAME)
+            store = self._store or BatchStore(self.folder / STORE_NAME, sink=self._sink)
             progress = lambda done, found: self._post(Preparing(done, found))  # noqa: E731
             skipped = add_to_store(store, self.paths, progress) if self.paths else []
             records = tuple(store.files())

@@ -57,6 +57,7 @@ class DocumentController(QObject):
         self._loaded: LoadedPage | None = None
         self._waiting = False  # the current page waits for the server
         self._batch_store: BatchStore | None = None  # the batch store of a page opened from a batch
+        self._store_file: Path | None = None  # the store file of a page opened from the library
         connection.state_changed.connect(self._on_connection_changed)
 
     @property
@@ -84,14 +85,31 @@ class DocumentController(QObject):
         return self._background.running > 0
 
     # Requests ---------------------------------------------------------------------------------
-    def open_path(self, path: Path, page_index: int = 0, store: BatchStore | None = None) -> None:
+    def open_path(
+        self, path: Path, page_index: int = 0, store: BatchStore | None = None, way_in: str = "viewer"
+    ) -> None:
         """Show page ``page_index`` of a file; its result comes from ``store`` (default: the session's)
-        when stored there, else from the server."""
+        when stored there, else from the server. ``way_in``: how it came (the library is told)."""
         path = Path(path)
         self.message.emit(self.tr("Opening {0}...").format(path.name))
         store_of: Callable[[], BatchStore] = (lambda: store) if store is not None else self._session.store
-        self._batch_store = store
-        self._start_load(path.name, lambda: load_page(store_of, path, page_index))
+        self._batch_store, self._store_file = store, None
+        self._start_load(path.name, lambda: load_page(store_of, path, page_index), way_in)
+
+    def open_stored(self, path: Path, page_index: int, store_file: Path | None) -> None:
+        """Show a page as the batch store file ``store_file`` keeps it (a library receipt's: its stored
+        result and boxes, no server); the session's store when that file is gone."""
+        path = Path(path)
+        self.message.emit(self.tr("Opening {0}...").format(path.name))
+        session = self._session
+
+        def store_of() -> BatchStore:
+            if store_file is not None and Path(store_file).is_file():
+                return session.store_at(Path(store_file))
+            return session.store()
+
+        self._batch_store, self._store_file = None, store_file
+        self._start_load(path.name, lambda: load_page(store_of, path, page_index), "viewer")
 
     @property
     def page_position(self) -> tuple[int, int]:
@@ -103,18 +121,21 @@ class DocumentController(QObject):
         if self._loaded is None or self._document.source is None:
             return
         target = self._loaded.index + delta
-        if 0 <= target < self._loaded.count:
+        if 0 <= target < self._loaded.count and self._store_file is not None:
+            self.open_stored(self._loaded.path, target, self._store_file)
+        elif 0 <= target < self._loaded.count:
             self.open_path(self._loaded.path, target, self._batch_store)
 
-    def open_image_bytes(self, data: bytes | QImage, name: str) -> None:
+    def open_image_bytes(self, data: bytes | QImage, name: str, way_in: str = "viewer") -> None:
         """Show and recognise an image given as encoded bytes or a QImage (paste, camera, screen capture).
 
         It is kept as a file in the session's captures folder, so edits and exports work as for files.
+        ``way_in`` ("clipboard", "camera"...): how it came (the library is told).
         """
         self.message.emit(self.tr("Opening {0}...").format(name))
         store_of, captures = self._session.store, self._session.captures
-        self._batch_store = None
-        self._start_load(name, lambda: load_page(store_of, None, 0, data, name, captures))
+        self._batch_store, self._store_file = None, None
+        self._start_load(name, lambda: load_page(store_of, None, 0, data, name, captures), way_in)
 
     def recognize_again(self) -> None:
         """Send the current page to the server again (its stored result and edits are replaced)."""
@@ -138,10 +159,11 @@ class DocumentController(QObject):
 
         self._document.after_writes(lambda: export_document(store, source, out_dir, formats), done)
 
-    def _start_load(self, name: str, load: Callable[[], LoadedPage]) -> None:
+    def _start_load(self, name: str, load: Callable[[], LoadedPage], way_in: str) -> None:
         """Load a page; a newer load or recognition (same slot) makes this one's outcome be dropped."""
         self._loaded, self._waiting = None, False
-        self._background.run(load, lambda page, error: self._on_loaded(name, page, error), slot="page")
+        done = lambda page, error: self._on_loaded(name, page, error, way_in)  # noqa: E731
+        self._background.run(load, done, slot="page")
 
     def _recognize(self, page: LoadedPage) -> None:
         if page.reads_own_text and (page.exact_only or not self.force_ocr):
@@ -167,10 +189,13 @@ class DocumentController(QObject):
         self._background.run(lambda: recognize_page(recognizer, page), done, slot="page")
 
     # Results ----------------------------------------------------------------------------------
-    def _on_loaded(self, name: str, page: LoadedPage | None, error: BaseException | None) -> None:
+    def _on_loaded(
+        self, name: str, page: LoadedPage | None, error: BaseException | None, way_in: str
+    ) -> None:
         if error is not None or page is None:
             self._report(describe_error(name, error or RuntimeError()))
             return
+        self._session.note_way_in(page.path, way_in)  # before its page is saved: the library is told
         self._loaded = page
         self._document.set_image(page.image, page.image_scale, page.name, page.path)
         if page.stored is not None:

@@ -34,6 +34,7 @@ SHORTCUTS: dict[str, QKeySequence | str | Key] = {
     "tab_server": "Alt+3",
     "tab_stress": "Alt+4",
     "tab_fields": "Alt+5",
+    "tab_library": "Alt+6",
     "shortcuts": Key.HelpContents,  # F1: the Help page with every shortcut
     "about": "Shift+F1",
 }
@@ -84,6 +85,7 @@ class MainActions(QObject):
             "tab_server": self.tr("&Server"),
             "tab_stress": self.tr("S&tress"),
             "tab_fields": self.tr("&Fields"),
+            "tab_library": self.tr("&Library"),
             "shortcuts": self.tr("&Keyboard shortcuts"),
             "about": self.tr("&About scanner-app"),
         }
@@ -119,7 +121,7 @@ class MainActions(QObject):
         view_menu.addAction(a["previous_page"])
         view_menu.addAction(a["next_page"])
         view_menu.addSeparator()
-        for name in ("tab_document", "tab_batch", "tab_server", "tab_stress", "tab_fields"):
+        for name in ("tab_document", "tab_batch", "tab_library", "tab_server", "tab_stress", "tab_fields"):
             view_menu.addAction(a[name])
         language_menu = bar.addMenu(self.tr("&Language"))
         for action in self.language_actions.values():

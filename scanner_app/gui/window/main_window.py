@@ -36,6 +36,8 @@ from scanner_app.gui.fields.panel import FieldsPanel
 from scanner_app.gui.i18n.core_text import translated, with_original
 from scanner_app.gui.i18n.translators import SETTING as LANGUAGE_SETTING
 from scanner_app.gui.i18n.translators import Translations
+from scanner_app.gui.library.hub import LibraryHub
+from scanner_app.gui.library.panel import LibraryPanel
 from scanner_app.gui.lines.panel import ResultsPanel
 from scanner_app.gui.server.panel import ServerPanel
 from scanner_app.gui.theme import readable
@@ -49,19 +51,26 @@ _STATUS_COLOURS = {ConnectionStatus.READY: "#2e7d32", ConnectionStatus.STARTING:
 
 
 class MainWindow(QMainWindow):
-    """Tabs Document (viewer, lines, fields), Batch, Server, Stress; open_paths / open_image_bytes."""
+    """Tabs Document (viewer, lines, fields), Batch, Library, Server, Stress; open_paths / open_image_bytes.
+
+    ``library``: the receipt library file of the command line (else the setting, else the default);
+    every way in hands its pages to it as they are read."""
 
     def __init__(
         self,
         connection: ServerConnection,
         session: SessionFolder | None = None,
         translations: Translations | None = None,
+        library: Path | None = None,
     ) -> None:
         super().__init__()
         self.connection = connection
         self.translations = translations or Translations(self)
         self.document = DocumentModel(self)
-        self.controller = DocumentController(self.document, connection, session or SessionFolder(), self)
+        self.library = LibraryHub(library, self)
+        session = session or SessionFolder()
+        session.use_sinks(self.library.sink)  # the viewer's, the camera's and the clipboard's pages
+        self.controller = DocumentController(self.document, connection, session, self)
         self.viewer = ViewerPanel(self.document, self)
         self.results = ResultsPanel(self.document, self)
         self.tabs = QTabWidget(self)
@@ -78,10 +87,11 @@ class MainWindow(QMainWindow):
         splitter.setSizes([600, 400])  # not the toolbar's width: the fields table needs the room (#14)
         self.viewer.setMinimumWidth(320)
         self.tabs.addTab(splitter, "")
-        self.batch_panel = BatchPanel(connection, self)
+        self.batch_panel = BatchPanel(connection, self, sinks=self.library.sink)
+        self.library_panel = LibraryPanel(self.library, self)
         self.server_panel = ServerPanel(connection, self)
         self.stress_panel = StressDashboard(connection, self)
-        for panel in (self.batch_panel, self.server_panel, self.stress_panel):
+        for panel in (self.batch_panel, self.library_panel, self.server_panel, self.stress_panel):
             self.tabs.addTab(panel, "")
         self.setCentralWidget(self.tabs)
         self._connection_label = QLabel(self)
@@ -100,6 +110,8 @@ class MainWindow(QMainWindow):
         self.viewer.copy_all_requested.connect(self.copy_all)
         self.results.copy_all_requested.connect(self.copy_all)
         self.batch_panel.open_requested.connect(self._on_batch_open_requested)
+        self.library_panel.open_requested.connect(self._on_library_open_requested)
+        self.library_panel.message.connect(self._show_message)
         self.controller.message.connect(self._show_message)
         self.document.edit_failed.connect(self._show_message)
         self.document.image_changed.connect(self._update_title)
@@ -128,6 +140,7 @@ class MainWindow(QMainWindow):
             "shortcuts": self.show_shortcuts,
             "tab_document": lambda: self.tabs.setCurrentIndex(0),
             "tab_batch": lambda: tab(self.batch_panel), "tab_server": lambda: tab(self.server_panel),
+            "tab_library": lambda: tab(self.library_panel),
             "tab_stress": lambda: tab(self.stress_panel),
             "tab_fields": self._show_fields,
             "review_next": lambda: self._review(lambda: self.batch_panel.review_step(1)),
@@ -159,7 +172,8 @@ class MainWindow(QMainWindow):
         menu.aboutToShow.connect(lambda: recent_files.fill_menu(
             menu, lambda path: self.open_paths([path]), self.tr("No recent files")))  # fmt: skip
         self.tabs.setTabText(0, self.tr("Document"))
-        for panel, title in ((self.batch_panel, self.tr("Batch")), (self.server_panel, self.tr("Server")),
+        for panel, title in ((self.batch_panel, self.tr("Batch")), (self.library_panel, self.tr("Library")),
+                             (self.server_panel, self.tr("Server")),
                              (self.stress_panel, self.tr("Stress"))):  # fmt: skip
             self.tabs.setTabText(self.tabs.indexOf(panel), title)
         self.side_tabs.setTabText(0, self.tr("Lines"))
@@ -172,8 +186,9 @@ class MainWindow(QMainWindow):
 
     # Opening ----------------------------------------------------------------------------------
     @Slot(list)
-    def open_paths(self, paths: Sequence[Path]) -> None:
-        """One file opens in the viewer; folders or several files run as a batch."""
+    def open_paths(self, paths: Sequence[Path], way_in: str = "viewer") -> None:
+        """One file opens in the viewer; folders or several files run as a batch. ``way_in``: how they
+        came ("viewer": opened or dropped, as a batch "batch"; "scanner", "clipboard"), for the library."""
         paths = [Path(p) for p in paths]
         if not paths:
             return
@@ -181,16 +196,21 @@ class MainWindow(QMainWindow):
         recent_files.remember(paths)
         if len(paths) == 1 and not paths[0].is_dir():
             self.tabs.setCurrentIndex(0)
-            self.controller.open_path(paths[0])
+            self.controller.open_path(paths[0], way_in=way_in)
         else:
             self.tabs.setCurrentWidget(self.batch_panel)
-            self.batch_panel.start_batch(paths)
+            self.batch_panel.start_batch(paths, way_in="batch" if way_in == "viewer" else way_in)
 
     @Slot(bytes, str)
-    def open_image_bytes(self, data: bytes | QImage, name: str) -> None:
-        """Show and recognise a pasted or captured image."""
+    def open_image_bytes(self, data: bytes | QImage, name: str, way_in: str = "viewer") -> None:
+        """Show and recognise a pasted or captured image (``way_in``: "clipboard", "camera"...)."""
         self.tabs.setCurrentIndex(0)
-        self.controller.open_image_bytes(data, name)
+        self.controller.open_image_bytes(data, name, way_in)
+
+    def _on_library_open_requested(self, path: Path, page_index: int, store_file: Path | None) -> None:
+        """A library receipt in the viewer, as its batch store keeps it (its boxes, its edits)."""
+        self.tabs.setCurrentIndex(0)
+        self.controller.open_stored(Path(path), page_index, store_file)
 
     def _on_batch_open_requested(self, path: Path, page_index: int) -> None:
         self.tabs.setCurrentIndex(0)
@@ -215,9 +235,9 @@ class MainWindow(QMainWindow):
         mime = QGuiApplication.clipboard().mimeData()
         image = drop.image_of(mime) if mime is not None else None
         if image is not None:
-            self.open_image_bytes(image, "clipboard.png")
+            self.open_image_bytes(image, "clipboard.png", "clipboard")
         elif mime is not None and drop.local_paths(mime):
-            self.open_paths(drop.local_paths(mime))
+            self.open_paths(drop.local_paths(mime), "clipboard")
         else:
             self._show_message(self.tr("The clipboard holds no image"))
 
@@ -229,14 +249,14 @@ class MainWindow(QMainWindow):
             return
         captured = CameraDialog.capture(self, self.connection.recognizer())  # the server says which way is up
         if captured is not None:
-            self.open_image_bytes(*captured)
+            self.open_image_bytes(*captured, "camera")
 
     def scan_from_device(self) -> None:
         """File > Scan...: pages from a scanner; one page opens in the viewer, several run as a batch."""
         from scanner_app.gui.batch.panel import batches_root
         from scanner_app.gui.capture.scan_dialog import ScanDialog
 
-        self.open_paths(ScanDialog.scan(self, batches_root()))
+        self.open_paths(ScanDialog.scan(self, batches_root()), "scanner")
 
     def capture_screen(self) -> None:
         try:
@@ -245,7 +265,8 @@ class MainWindow(QMainWindow):
             self._show_message(self.tr("Screen capture is not available"))
             return
         self._screen_capture = ScreenRegionCapture(self)
-        self._screen_capture.captured.connect(self.open_image_bytes)
+        captured = lambda data, name: self.open_image_bytes(data, name, "clipboard")  # noqa: E731
+        self._screen_capture.captured.connect(captured)
         self._screen_capture.failed.connect(self._show_message)
         self._screen_capture.start()
 
@@ -360,8 +381,9 @@ class MainWindow(QMainWindow):
         settings.setValue("window/scale_factor", _scale_factor())
         settings.setValue("window/state", self.saveState())
         self.controller.shutdown()
-        for panel in (self.batch_panel, self.stress_panel):
+        for panel in (self.batch_panel, self.stress_panel, self.library_panel):
             panel.shutdown()  # stop runs and close their stores before the connection goes
+        self.library.shutdown()  # no way in saves a page any more
         super().closeEvent(event)
 
 
