@@ -62,7 +62,8 @@ class ColonParams:
     detected. On (benchmarks/accuracy.py): CER 0.0350 -> 0.0324 on sroie, 0.0397 -> 0.0351 on
     sroie-dev, exact lines 0.749 -> 0.762 and 0.752 -> 0.773; ink_contrast 0.5 / 0.3 / 0.15 won less.
     Reading the dots where the recogniser drops the colon again, and colons inside the box: CER
-    0.0319 -> 0.0309 and 0.0350 -> 0.0316, exact 0.768 -> 0.773 and 0.774 -> 0.790 (docs/benchmarks/accuracy.md).
+    0.0319 -> 0.0309 and 0.0350 -> 0.0316, exact 0.768 -> 0.773 and 0.774 -> 0.790
+    (docs/benchmarks/accuracy.md).
     """
 
     enabled: bool = True
@@ -86,8 +87,8 @@ class MergeParams:
     Sizes are fractions of the pieces' mean height. ``enabled=False`` reads every box as detected.
     On sroie-dev's and sroie's receipts, pieces whose boxes overlap by more than 0.3 of their height
     were one annotated line 14 times in 15 ("Date:" and "04/01/2018"); with less or no overlap, table
-    columns outnumber them (benchmarks/accuracy.py; docs/benchmarks/accuracy.md has the figures). Pieces a blank apart
-    are one line only across a dotted leader (``leader_*``; ``leader=False`` leaves them apart).
+    columns outnumber them (benchmarks/accuracy.py; docs/benchmarks/accuracy.md has the figures). Pieces a
+    blank apart are one line only across a dotted leader (``leader_*``; ``leader=False`` leaves them apart).
     """
 
     enabled: bool = True
