@@ -78,13 +78,21 @@ SERVER_FIXTURES = frozenset({"triton", "two_servers", "model_repository", "wheel
 SERVER_STARTS = ("EmbeddedServer(", "BaselineProcess(", '"serve"', "scanner_app.commands.serve")
 SERVER_TESTS = frozenset[str]()
 SANE_USES = ("use_sane_test_backend(",)
-SLOW_TESTS = frozenset({
+# Longest first (tens of seconds each): their files run first, so that with several workers
+# (pytest-xdist) none of them is left to start last while the other workers sit idle.
+SLOW_TESTS = (
+    "benchmarks/test_gpu_check.py::test_cpu_mode_measures_the_baseline_and_each_triton_configuration",
+    "commands/test_watch_restart.py::test_200_receipts_land_while_the_watcher_is_killed_and_restarted",
+    "benchmarks/test_soak.py::test_short_soak_loses_nothing_and_refuses_every_hostile_request",
+    "gui/test_background.py::test_owners_deleted_at_random_while_calls_and_posts_are_in_flight",
     "core/batch/test_runner.py::test_server_killed_mid_batch_then_back",  # 60 images, a server killed, back
-    "commands/test_scan_batch.py::test_batch_survives_one_of_two_servers_dying",
     "load/test_scale_out.py::test_load_spreads_over_both_and_survives_a_killed_server",
+    "gui/window/test_health.py::test_a_dead_stub_is_said_in_the_status_bar_and_the_app_reads_after_the_restart",
+    "core/client/test_triton.py::test_pool_loses_no_request_when_a_server_dies_and_takes_it_back",
+    "commands/test_scan_batch.py::test_batch_survives_one_of_two_servers_dying",
     "server/test_model_fetch.py::test_detection_rewrite_matches_original",  # every model set, in and out
     "server/test_embedded.py::test_server_started_off_the_main_thread_outlives_the_thread_and_dies_with_the_app",
-})  # fmt: skip
+)  # fmt: skip
 
 
 def _code_names(code: types.CodeType) -> set[str]:
@@ -139,8 +147,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.server)
         if _sources_use(item, SANE_USES):
             item.add_marker(pytest.mark.sane)
-        if names & SLOW_TESTS:
+        if names & set(SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
+    first = {test.split("::")[0]: rank for rank, test in reversed(list(enumerate(SLOW_TESTS)))}
+    # a stable sort: the files of the slow tests first, longest first; each file's tests stay together
+    items.sort(key=lambda item: first.get(item.path.relative_to(tests).as_posix(), len(SLOW_TESTS)))
 
 
 # A test stuck in C while holding the GIL (a malloc arena lock a killed SANE reader thread left taken:
