@@ -54,10 +54,15 @@ def show_synthetic(window: MainWindow, page: PageResult) -> None:
 
 
 def drop_paths(window: MainWindow, paths: list[Path]) -> None:
-    """Drag local files or folders over the window and drop them (QApplication routes drops only from a
-    real drag, so the window's own handlers are called, as Qt's drag manager would)."""
+    """Drag local files or folders over the window and drop them."""
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    drop(window, mime)
+
+
+def drop(window: MainWindow, mime: QMimeData) -> None:
+    """Drag the mime data over the window and drop it (QApplication routes drops only from a real
+    drag, so the window's own handlers are called, as Qt's drag manager would)."""
     buttons, modifiers = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     try:  # PySide6 >= 6.12 takes a QPointF (and deprecates QPoint); earlier ones only a QPoint
         enter = QDragEnterEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, buttons, modifiers)

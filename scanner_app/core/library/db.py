@@ -21,6 +21,7 @@ from scanner_app.core.errors import ScannerError
 from scanner_app.core.library.categories import seed_defaults
 from scanner_app.core.library.location import refuse_network_share
 from scanner_app.core.library.schema import SCHEMA_VERSION, migrate
+from scanner_app.core.store.db import immediate_transaction
 
 APPLICATION_ID = 0x5343414C  # "SCAL": marks the file as a scanner-app library
 BUSY_TIMEOUT_S = 60.0  # a writer waits this long for another process's transaction
@@ -97,14 +98,8 @@ class LibraryDB:
     @contextmanager
     def tx(self) -> Iterator[sqlite3.Connection]:
         """One immediate transaction under the lock, committed on exit, rolled back on error."""
-        with self._lock, self._errors():
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._lock, self._errors(), immediate_transaction(self._db) as db:
+            yield db
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

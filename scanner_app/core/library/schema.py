@@ -15,6 +15,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from scanner_app.core.store.db import immediate_transaction
+
 V1 = """
 CREATE TABLE receipts (
     id INTEGER PRIMARY KEY,
@@ -142,14 +144,9 @@ def migrate(db: sqlite3.Connection) -> list[int]:
     for version, step in enumerate(MIGRATIONS, start=1):
         if db.execute("PRAGMA user_version").fetchone()[0] >= version:
             continue
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate_transaction(db):
             if db.execute("PRAGMA user_version").fetchone()[0] < version:  # not done meanwhile
                 step(db)
                 db.execute(f"PRAGMA user_version = {version}")
                 ran.append(version)
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
     return ran

@@ -41,6 +41,19 @@ CREATE TABLE IF NOT EXISTS checked_receipts (
 """
 
 
+@contextmanager
+def immediate_transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` on an autocommit connection (the write lock taken up front), committed on
+    exit, rolled back on error: the one way the batch store and the library write."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
 class StoreDB:
     """The open store file (WAL, full sync, foreign keys on, schema up to date); thread-safe."""
 
@@ -68,14 +81,8 @@ class StoreDB:
     @contextmanager
     def tx(self) -> Iterator[sqlite3.Connection]:
         """One immediate transaction under the lock, committed on exit, rolled back on error."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._lock, immediate_transaction(self._db) as db:
+            yield db
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

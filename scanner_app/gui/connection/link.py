@@ -67,9 +67,7 @@ class ServerConnection(QObject):
             cast("str | list[str]", settings.value("server/urls", "")) if urls is None else list(urls)
         )
         self._options = options or options_from_settings(
-            _text(settings.value("server/tls_ca")),
-            _text(settings.value("server/tls_cert")),
-            _text(settings.value("server/tls_key")),
+            *(settings.value(f"server/tls_{name}") for name in ("ca", "cert", "key"))
         )
         self._auto_embedded = start_embedded_if_unconfigured
         self._state = ConnectionState(self._urls, ConnectionStatus.IDLE, self.tr("Not connected"))
@@ -397,6 +395,3 @@ class ServerConnection(QObject):
         self._state = state
         self.state_changed.emit(state)
 
-
-def _text(value: object) -> str:
-    return "" if value is None else str(value)

@@ -93,12 +93,14 @@ def plan_start(urls: Sequence[str], start_embedded_if_unconfigured: bool) -> Sta
 
 
 def options_from_settings(
-    ca: str | None, cert: str | None, key: str | None, base: ClientOptions | None = None
+    ca: object, cert: object, key: object, base: ClientOptions | None = None
 ) -> ClientOptions:
-    """ClientOptions with the TLS files kept in settings (empty strings mean none)."""
+    """ClientOptions with the TLS files kept in settings (QSettings values or field texts; None and
+    empty strings mean none)."""
 
-    def path(value: str | None) -> Path | None:
-        return Path(value) if value and str(value).strip() else None
+    def path(value: object) -> Path | None:
+        text = "" if value is None else str(value)
+        return Path(text) if text.strip() else None
 
     return replace(
         base or ClientOptions(),

@@ -7,28 +7,13 @@ import json
 import socket
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QImage
+from PySide6.QtCore import QMimeData, QSettings, Qt, QUrl
+from PySide6.QtGui import QGuiApplication, QImage
 
 from scanner_app.gui.app import build_parser
 from scanner_app.gui.lines.model import TEXT
 from scanner_app.samples.documents import distinct_receipts, render_invoice, render_text_lines
-from tests.helpers.gui_shell import RECOGNIZE_TIMEOUT_MS, main_window
-
-
-def _drop(window, mime: QMimeData) -> None:
-    """Drag the mime data over the window and drop it (QApplication only routes drops from a real drag,
-    so the window's own handlers are called, as Qt's drag manager would)."""
-    buttons, modifiers = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-    try:  # PySide6 >= 6.12 takes a QPointF (and deprecates QPoint); earlier ones only a QPoint
-        enter = QDragEnterEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, buttons, modifiers)
-    except TypeError:
-        enter = QDragEnterEvent(QPoint(200, 200), Qt.DropAction.CopyAction, mime, buttons, modifiers)
-    window.dragEnterEvent(enter)
-    assert enter.isAccepted()
-    event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, buttons, modifiers)
-    window.dropEvent(event)
-    assert event.isAccepted()
+from tests.helpers.gui_shell import RECOGNIZE_TIMEOUT_MS, drop, main_window
 
 
 def test_an_edited_line_appears_in_the_export(qtbot, triton, tmp_path: Path) -> None:
@@ -71,7 +56,7 @@ def test_a_dropped_folder_runs_as_a_batch_to_the_end(qtbot, triton, tmp_path: Pa
         mime = QMimeData()
         mime.setUrls([QUrl.fromLocalFile(str(folder))])
         with qtbot.waitSignal(panel.batch_finished, timeout=RECOGNIZE_TIMEOUT_MS * 2) as finished:
-            _drop(window, mime)
+            drop(window, mime)
             assert window.tabs.currentWidget() is panel
         summary = finished.args[0]
         assert len(summary.ok) == 4 and not summary.failed
