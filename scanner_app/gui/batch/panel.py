@@ -79,10 +79,18 @@ class BatchPanel(QWidget):
         self._runs = Background(self, threads=1)  # the batch run
         self._build()
         self._review_rows = BatchReviewRows(self.review, self.review_bar, self._book, self.model, self.table)
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda *_: self._review_rows.show_checked_state()
+        )
         self.export_bar.export_requested.connect(self.export_to)
         self.export_bar.sheet_requested.connect(self.export_sheet)
+        self.review.changed.connect(self._review_rows.on_changed)
         self.review.failed.connect(self._on_review_failed)
         self.review.sheet_written.connect(self._on_sheet_written)
+        self.review_bar.step_requested.connect(self.review_step)
+        self.review_bar.accept_requested.connect(self.review_accept)
+        self.review_bar.correct_requested.connect(self.review_correct)
+        self.review_bar.checked_requested.connect(self.toggle_checked)
         connection.state_changed.connect(self._on_connection_changed)
         self._update_controls()
 

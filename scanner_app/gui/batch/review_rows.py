@@ -24,13 +24,6 @@ class BatchReviewRows:
         table: BatchTableView,
     ) -> None:
         self.review, self.bar, self.book, self.model, self.table = review, bar, book, model, table
-        # the review bar's intents, and the table's selection shown as the row's checked mark
-        table.selectionModel().currentRowChanged.connect(lambda *_: self.show_checked_state())
-        review.changed.connect(self.on_changed)
-        bar.step_requested.connect(self.step)
-        bar.accept_requested.connect(review.accept)
-        bar.correct_requested.connect(review.correct)
-        bar.checked_requested.connect(self.toggle_checked)
 
     def step(self, delta: int = 1) -> None:
         """Go to the next (+1) or previous (-1) field to check, in the table's order as sorted on
